@@ -1,0 +1,257 @@
+"""The engine contract shared by every game: Game, Prompt, Event, Result, IllegalAction, Rng.
+
+A game is a pure, deterministic state machine: a function of (players, seed, options, actions).
+Engines never do I/O, never import discord, asyncio or PIL, and never read the clock.
+
+Conventions every engine follows (the table host and the cogs rely on them):
+
+* An action is a JSON-safe dict with at least a ``"type"`` key. ``legal_actions(player)``
+  enumerates every action that player may take now; ``apply`` accepts exactly those.
+* ``notation(action)`` is a short text form made of space-separated tokens, unique among the
+  legal actions of that moment (e.g. ``"move Grunt C4"``). The Discord UI builds its step-by-step
+  menus from these tokens, and keyboard players type them. A token is at most 80 characters.
+* Multi-step decisions offer ``{"type": "cancel"}`` (notation ``"cancel"``) while nothing has
+  committed, and ``{"type": "undo"}`` (notation ``"undo"``) when the engine can take back the
+  player's last action. Both are ordinary legal actions.
+* Text meant for players names a player with :func:`player_ref`; the host replaces those
+  references with display names (see :func:`format_text`).
+* When ``prompt().timeout`` is set, the host applies :data:`TIMEOUT` as :data:`SYSTEM` once that
+  many seconds pass without another action. The engine decides what a timeout means.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+Action = dict[str, Any]
+"""A JSON-safe dict describing one decision; always has a ``"type"`` key."""
+
+SYSTEM = "system"
+"""The actor id the host uses for actions no player takes (timeouts)."""
+
+TIMEOUT: Action = {"type": "timeout"}
+"""The action the host applies as :data:`SYSTEM` when a prompt's timeout runs out."""
+
+CANCEL: Action = {"type": "cancel"}
+UNDO: Action = {"type": "undo"}
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow now; ``str(exc)`` is a sentence a player can read."""
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Who must decide what now.
+
+    ``player`` must decide (``None`` when the game only waits for ``others`` or a timer).
+    ``others`` are further players who may act now out of turn (e.g. Argo's Time Machine);
+    ``others_label`` names that chance for a button ("Time Machine").
+    """
+
+    player: str | None
+    text: str
+    others: tuple[str, ...] = ()
+    others_label: str = ""
+    timeout: int | None = None
+
+    def deciders(self) -> tuple[str, ...]:
+        """Every player who may act at this moment, the main decider first."""
+        main = (self.player,) if self.player is not None else ()
+        return main + tuple(p for p in self.others if p != self.player)
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, in plain words, for an audience.
+
+    ``to`` is ``None`` for a public event, or the one player allowed to see it (a secret).
+    ``kind`` is a short machine tag ("kill", "score", "peek", ...); ``data`` holds details.
+    """
+
+    text: str
+    to: str | None = None
+    kind: str = "info"
+    data: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def public(self) -> bool:
+        """True when every player may see this event."""
+        return self.to is None
+
+
+@dataclass(frozen=True)
+class Result:
+    """The final outcome: winners (empty if nobody won, e.g. an Alien victory), scores, summary."""
+
+    winners: tuple[str, ...]
+    scores: dict[str, int]
+    text: str
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-safe dict of this result."""
+        return {"winners": list(self.winners), "scores": dict(self.scores), "text": self.text}
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One table option a game accepts at ``/game new`` (e.g. ``difficulty=hard``).
+
+    With ``choices`` the value is one of them; otherwise it is an int in [``minimum``, ``maximum``].
+    """
+
+    name: str
+    description: str
+    default: str | int
+    choices: tuple[str, ...] = ()
+    minimum: int = 0
+    maximum: int = 0
+
+    def parse(self, raw: str) -> str | int:
+        """The value ``raw`` stands for, or IllegalAction with a sentence saying what is allowed."""
+        text = raw.strip().lower()
+        if self.choices:
+            for choice in self.choices:
+                if choice.lower() == text:
+                    return choice
+            raise IllegalAction(f"{self.name} must be one of: {', '.join(self.choices)}.")
+        try:
+            value = int(text)
+        except ValueError:
+            raise IllegalAction(f"{self.name} must be a whole number.") from None
+        if not self.minimum <= value <= self.maximum:
+            raise IllegalAction(f"{self.name} must be between {self.minimum} and {self.maximum}.")
+        return value
+
+
+def parse_options(specs: Sequence[OptionSpec], text: str) -> dict[str, str | int]:
+    """Options from ``"name=value name=value"`` text, defaults filled in; IllegalAction if bad."""
+    by_name = {spec.name.lower(): spec for spec in specs}
+    values: dict[str, str | int] = {spec.name: spec.default for spec in specs}
+    for item in text.replace(",", " ").split():
+        name, sep, raw = item.partition("=")
+        spec = by_name.get(name.lower())
+        if spec is None:
+            known = ", ".join(s.name for s in specs) or "none"
+            raise IllegalAction(f"Unknown option '{name}'. Options: {known}.")
+        if not sep or not raw:
+            raise IllegalAction(f"Write options as name=value, e.g. {spec.name}={spec.default}.")
+        values[spec.name] = spec.parse(raw)
+    return values
+
+
+_PLAYER_REF = re.compile(r"<p:([^<>\s]+)>")
+
+
+def player_ref(player: str) -> str:
+    """A reference to a player inside event or prompt text; the host turns it into a name."""
+    return f"<p:{player}>"
+
+
+def format_text(text: str, names: Mapping[str, str]) -> str:
+    """``text`` with every player reference replaced by that player's name from ``names``."""
+    return _PLAYER_REF.sub(lambda m: names.get(m.group(1), m.group(1)), text)
+
+
+class Rng:
+    """A small seeded generator (SplitMix64) whose whole state is one int, so it serialises."""
+
+    _MASK = (1 << 64) - 1
+
+    def __init__(self, state: int) -> None:
+        self.state = state & self._MASK
+
+    def next64(self) -> int:
+        """The next 64-bit output."""
+        self.state = (self.state + 0x9E3779B97F4A7C15) & self._MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self._MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self._MASK
+        return z ^ (z >> 31)
+
+    def randrange(self, n: int) -> int:
+        """A uniform int in [0, n)."""
+        if n <= 0:
+            raise ValueError("randrange needs n > 0")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            value = self.next64()
+            if value < limit:
+                return value % n
+
+    def choice(self, items: Sequence[Any]) -> Any:
+        """One element of a non-empty sequence."""
+        return items[self.randrange(len(items))]
+
+    def shuffle(self, items: list[Any]) -> None:
+        """Shuffle a list in place (Fisher–Yates)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.randrange(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+
+class Game(ABC):
+    """The contract every game engine implements (see the module docstring for conventions)."""
+
+    name: ClassVar[str]
+    """Display name, also the registry key ("Argo")."""
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    rules_summary: ClassVar[str] = ""
+    """A few lines for ``/game rules``."""
+
+    @classmethod
+    @abstractmethod
+    def new(cls, players: Sequence[str], seed: int, options: Mapping[str, Any]) -> Self:
+        """A fresh game for these players (opaque ids, in seat order)."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """The game stored by :meth:`to_json`, exactly."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The whole state (RNG included) as a JSON-safe dict."""
+
+    @property
+    @abstractmethod
+    def players(self) -> tuple[str, ...]:
+        """The player ids in seat order."""
+
+    @abstractmethod
+    def prompt(self) -> Prompt | None:
+        """Who must decide what now, or None once the game has ended."""
+
+    @abstractmethod
+    def legal_actions(self, player: str) -> list[Action]:
+        """Every action ``player`` may take now (empty if none)."""
+
+    @abstractmethod
+    def apply(self, player: str, action: Action) -> list[Event]:
+        """Perform ``action`` for ``player``; IllegalAction (and no change) if not allowed."""
+
+    @abstractmethod
+    def view(self, player: str | None) -> dict[str, Any]:
+        """JSON-safe state: public for None (no secret at all), else plus that player's secrets."""
+
+    @abstractmethod
+    def result(self) -> Result | None:
+        """None while the game runs; the final result once it has ended."""
+
+    @abstractmethod
+    def notation(self, action: Action) -> str:
+        """The short text form of an action (space-separated tokens)."""
+
+    def parse(self, player: str, text: str) -> Action:
+        """The legal action of ``player`` whose notation is ``text`` (case and spacing ignored)."""
+        wanted = " ".join(text.lower().split())
+        for action in self.legal_actions(player):
+            if " ".join(self.notation(action).lower().split()) == wanted:
+                return action
+        raise IllegalAction(f"'{text.strip()}' is not a legal choice for you right now.")

@@ -1,0 +1,1 @@
+"""discord.py cogs: slash commands and components, turned into table host calls."""
