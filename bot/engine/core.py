@@ -13,6 +13,9 @@ Conventions every engine follows (the table host and the cogs rely on them):
 * Multi-step decisions offer ``{"type": "cancel"}`` (notation ``"cancel"``) while nothing has
   committed, and ``{"type": "undo"}`` (notation ``"undo"``) when the engine can take back the
   player's last action. Both are ordinary legal actions.
+* ``view(None)`` has at least: ``"game"`` (name), ``"players"`` (a list of dicts in seat order,
+  each with ``"id"`` and ``"colour"``), ``"active"`` (the player whose turn it is, or None) and
+  ``"finished"`` (bool). Everything else is the game's own.
 * Text meant for players names a player with :func:`player_ref`; the host replaces those
   references with display names (see :func:`format_text`).
 * When ``prompt().timeout`` is set, the host applies :data:`TIMEOUT` as :data:`SYSTEM` once that
@@ -51,6 +54,8 @@ class Prompt:
     ``player`` must decide (``None`` when the game only waits for ``others`` or a timer).
     ``others`` are further players who may act now out of turn (e.g. Argo's Time Machine);
     ``others_label`` names that chance for a button ("Time Machine").
+    ``private`` means the decider's legal actions reveal that player's secrets (e.g. which
+    Items they hold), so the UI shows them only to that player, never on a public message.
     """
 
     player: str | None
@@ -58,6 +63,7 @@ class Prompt:
     others: tuple[str, ...] = ()
     others_label: str = ""
     timeout: int | None = None
+    private: bool = False
 
     def deciders(self) -> tuple[str, ...]:
         """Every player who may act at this moment, the main decider first."""
