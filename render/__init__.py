@@ -1,1 +1,16 @@
-"""Pillow drawing of public game views (board PNGs). Each game has a module exposing ``render``."""
+"""Pillow drawing of public game views. A game ``X`` is drawn by ``render.x.render_board(view)``."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+
+def board_png(view: dict[str, Any]) -> bytes | None:
+    """The PNG picture of a public view, or None if this game has no renderer."""
+    name = str(view.get("game", "")).lower()
+    try:
+        module = importlib.import_module(f"{__name__}.{name}")
+    except ModuleNotFoundError:
+        return None
+    return module.render_board(view)

@@ -254,6 +254,10 @@ class Game(ABC):
     def notation(self, action: Action) -> str:
         """The short text form of an action (space-separated tokens)."""
 
+    def secrets_text(self, player: str) -> str:
+        """What only ``player`` knows (their hidden hand, what they peeked), in plain words."""
+        return ""
+
     def parse(self, player: str, text: str) -> Action:
         """The legal action of ``player`` whose notation is ``text`` (case and spacing ignored)."""
         wanted = " ".join(text.lower().split())

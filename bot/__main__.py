@@ -1,0 +1,49 @@
+"""``python -m bot``: load settings, then run the bot until stopped (Ctrl-C or SIGTERM)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+import sys
+
+from bot.app import create_bot
+from bot.config import ConfigError, Settings, setup_logging
+
+log = logging.getLogger("bot")
+
+
+async def run(settings: Settings) -> None:
+    """Run the bot; a SIGTERM or SIGINT closes it cleanly."""
+    bot = create_bot(settings)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+    async with bot:
+        await bot.start(settings.token)
+    log.info("stopped")
+
+
+def main() -> int:
+    """Entry point; returns the process exit status."""
+    try:
+        settings = Settings.load()
+    except ConfigError as exc:
+        print(f"Configuration error: {exc}", file=sys.stderr)
+        return 2
+    setup_logging(settings.log_level)
+    log.info("starting with database %s", settings.database_path)
+    try:
+        asyncio.run(run(settings))
+    except Exception as exc:  # a login failure is the common case: no traceback for the user
+        import discord
+
+        if isinstance(exc, discord.LoginFailure):
+            log.error("Discord refused the token (DISCORD_TOKEN): %s", exc)
+            return 2
+        raise
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

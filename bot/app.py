@@ -1,0 +1,78 @@
+"""Builds the Discord bot: cogs, store and table host (used by ``python -m bot`` and the tests)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.engine.core import Game
+from bot.engine.registry import GameRegistry, discover
+from bot.store import Store
+from bot.tables import TableHost
+
+log = logging.getLogger(__name__)
+
+
+class TableBot(commands.Bot):
+    """The bot: a table host over SQLite, the /game commands and the table UI."""
+
+    def __init__(self, settings: Settings, games: Iterable[type[Game]]) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            allowed_mentions=discord.AllowedMentions.none(),
+            help_command=None,
+        )
+        from cogs.ui import TableUI
+
+        self.settings = settings
+        self.registry = GameRegistry(games)
+        self.host: TableHost = None  # type: ignore[assignment]  # set in setup_hook
+        self.ui = TableUI(self)
+        self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    async def setup_hook(self) -> None:
+        from cogs import components
+        from cogs.game import GameCog
+
+        store = await Store.open(self.settings.database_path)
+        self.host = TableHost(store, self.registry, clock=discord.utils.utcnow)
+        self.add_dynamic_items(*components.ALL_ITEMS)
+        await self.add_cog(GameCog(self))
+        if self.settings.dev_guild_id is not None:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+        log.info("ready to host: %s", ", ".join(self.registry.names()))
+
+    async def close(self) -> None:
+        """Stop taking actions, finish the one in progress, close the database, disconnect."""
+        if self.host is not None:
+            await self.host.close()
+        await super().close()
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """Log unexpected failures and give the user a short, honest answer."""
+        log.exception("command failed", exc_info=error)
+        text = "Something went wrong on my side. Use /game board to see the current state."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+
+def create_bot(settings: Settings, *, games: Iterable[type[Game]] | None = None) -> TableBot:
+    """A ready-to-start bot for ``settings``; ``games`` defaults to every shipped game."""
+    return TableBot(settings, discover() if games is None else games)

@@ -1,0 +1,299 @@
+"""Buttons and selects that survive restarts: their custom ids carry table id, version and path."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.engine.core import Prompt
+from bot.store import TableRecord
+from cogs.picker import DONE, Step, decode_path, encode_path
+
+if TYPE_CHECKING:
+    from cogs.ui import TableUI
+
+PUBLIC, PRIVATE = "p", "e"
+"""Picker scopes: on the public turn message (for the prompt's player) or ephemeral (clicker)."""
+
+BUTTONS_UP_TO = 10
+LOBBY_STYLES = {
+    "join": discord.ButtonStyle.success,
+    "leave": discord.ButtonStyle.secondary,
+    "start": discord.ButtonStyle.primary,
+}
+
+
+def _ui(interaction: discord.Interaction) -> TableUI:
+    return interaction.client.ui  # type: ignore[attr-defined]
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?P<action>join|leave|start):(?P<table>\d+)"
+):
+    """Join / Leave / Start on a lobby message."""
+
+
+    def __init__(self, action: str, table_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=action.capitalize(), style=LOBBY_STYLES[action], custom_id=f"lobby:{action}:{table_id}"
+            )
+        )
+        self.action = action
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> LobbyButton:
+        return cls(match["action"], int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _ui(interaction).lobby_click(interaction, self.action, self.table_id)
+
+
+class AbandonButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"abandon:(?P<answer>yes|no):(?P<table>\d+)"
+):
+    """The confirmation buttons of /game abandon."""
+
+    def __init__(self, answer: str, table_id: int) -> None:
+        label, style = (
+            ("Abandon the game", discord.ButtonStyle.danger)
+            if answer == "yes"
+            else ("Keep playing", discord.ButtonStyle.secondary)
+        )
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"abandon:{answer}:{table_id}")
+        )
+        self.answer = answer
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> AbandonButton:
+        return cls(match["answer"], int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _ui(interaction).abandon_answer(interaction, self.answer == "yes", self.table_id)
+
+
+def _style(token: str) -> discord.ButtonStyle:
+    if token == "cancel":
+        return discord.ButtonStyle.danger
+    if token == DONE:
+        return discord.ButtonStyle.success
+    if token in ("undo", "pass"):
+        return discord.ButtonStyle.secondary
+    return discord.ButtonStyle.primary
+
+
+class PickButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"pk:(?P<scope>[pe]):(?P<table>\d+):(?P<ver>\d+):(?P<path>[\d.]*)",
+):
+    """One option of a picker step, as a button; its path ends with the option's index."""
+
+    def __init__(
+        self, scope: str, table_id: int, version: int, path: tuple[int, ...], label: str = "?", row: int = 0
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=_style(label),
+                row=row,
+                custom_id=f"pk:{scope}:{table_id}:{version}:{encode_path(path)}",
+            )
+        )
+        self.scope, self.table_id, self.version, self.path = scope, table_id, version, path
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> PickButton:
+        return cls(match["scope"], int(match["table"]), int(match["ver"]), decode_path(match["path"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _ui(interaction).picked(
+            interaction, scope=self.scope, table_id=self.table_id, version=self.version, path=self.path
+        )
+
+
+class PickSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"ps:(?P<scope>[pe]):(?P<table>\d+):(?P<ver>\d+):(?P<path>[\d.]*)",
+):
+    """The options of a large picker step as a select menu; values are option indexes."""
+
+    def __init__(
+        self,
+        scope: str,
+        table_id: int,
+        version: int,
+        path: tuple[int, ...],
+        options: list[tuple[int, str]] | None = None,
+        placeholder: str = "Choose…",
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                placeholder=placeholder,
+                row=0,
+                options=[discord.SelectOption(label=label[:100], value=str(i)) for i, label in options or []]
+                or [discord.SelectOption(label="?", value="0")],
+                custom_id=f"ps:{scope}:{table_id}:{version}:{encode_path(path)}",
+            )
+        )
+        self.scope, self.table_id, self.version, self.path = scope, table_id, version, path
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> PickSelect:
+        return cls(match["scope"], int(match["table"]), int(match["ver"]), decode_path(match["path"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        index = int(self.item.values[0])
+        await _ui(interaction).picked(
+            interaction,
+            scope=self.scope,
+            table_id=self.table_id,
+            version=self.version,
+            path=(*self.path, index),
+        )
+
+
+class NavButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"pn:(?P<scope>[pe]):(?P<table>\d+):(?P<ver>\d+):(?P<path>[\d.]*):(?P<page>\d+)",
+):
+    """Back / previous page / next page in a picker."""
+
+    def __init__(
+        self, scope: str, table_id: int, version: int, path: tuple[int, ...], page: int, label: str = "?"
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                row=3,
+                custom_id=f"pn:{scope}:{table_id}:{version}:{encode_path(path)}:{page}",
+            )
+        )
+        self.scope, self.table_id, self.version, self.path, self.page = scope, table_id, version, path, page
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> NavButton:
+        return cls(
+            match["scope"],
+            int(match["table"]),
+            int(match["ver"]),
+            decode_path(match["path"]),
+            int(match["page"]),
+        )
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _ui(interaction).picked(
+            interaction,
+            scope=self.scope,
+            table_id=self.table_id,
+            version=self.version,
+            path=self.path,
+            page=self.page,
+        )
+
+
+class ChoicesButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"pc:(?P<table>\d+):(?P<ver>\d+):(?P<kind>[om])"
+):
+    """Opens a private picker: for out-of-turn players (o) or for the player's secret choices (m)."""
+
+    def __init__(self, table_id: int, version: int, kind: str, label: str = "Show my choices") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                row=4,
+                style=discord.ButtonStyle.success if kind == "m" else discord.ButtonStyle.secondary,
+                custom_id=f"pc:{table_id}:{version}:{kind}",
+            )
+        )
+        self.table_id, self.version = table_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ChoicesButton:
+        return cls(int(match["table"]), int(match["ver"]), match["kind"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _ui(interaction).open_private_picker(interaction, self.table_id, self.version)
+
+
+ALL_ITEMS = (LobbyButton, AbandonButton, PickButton, PickSelect, NavButton, ChoicesButton)
+"""Every dynamic item class, for ``bot.add_dynamic_items``."""
+
+
+def lobby_view(table_id: int) -> discord.ui.View:
+    """Join / Leave / Start buttons."""
+    view = discord.ui.View(timeout=None)
+    for action in ("join", "leave", "start"):
+        view.add_item(LobbyButton(action, table_id))
+    return view
+
+
+def abandon_view(table_id: int) -> discord.ui.View:
+    """Confirm / keep buttons."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(AbandonButton("yes", table_id))
+    view.add_item(AbandonButton("no", table_id))
+    return view
+
+
+def _add_step(view: discord.ui.View, scope: str, record: TableRecord, step: Step, page: int) -> None:
+    table_id, version = record.id, record.version
+    if len(step.options) <= BUTTONS_UP_TO:
+        for index, option in enumerate(step.options):
+            view.add_item(PickButton(scope, table_id, version, (*step.path, index), option, row=index // 5))
+    else:
+        page = min(max(page, 0), step.pages - 1)
+        start, shown = step.page(page)
+        placeholder = "Choose…" if step.pages == 1 else f"Choose… (page {page + 1} of {step.pages})"
+        view.add_item(
+            PickSelect(
+                scope,
+                table_id,
+                version,
+                step.path,
+                [(start + i, option) for i, option in enumerate(shown)],
+                placeholder,
+            )
+        )
+        if page > 0:
+            view.add_item(NavButton(scope, table_id, version, step.path, page - 1, "◀ Previous"))
+        if page < step.pages - 1:
+            view.add_item(NavButton(scope, table_id, version, step.path, page + 1, "Next ▶"))
+    if step.path:
+        view.add_item(NavButton(scope, table_id, version, step.path[:-1], 0, "↩ Back"))
+
+
+def turn_view(record: TableRecord, prompt: Prompt, step: Step | None, page: int) -> discord.ui.View | None:
+    """Components of the public turn message for this prompt (None if there is nothing to click)."""
+    view = discord.ui.View(timeout=None)
+    if prompt.private and prompt.player is not None:
+        view.add_item(ChoicesButton(record.id, record.version, "m"))
+    elif step is not None:
+        _add_step(view, PUBLIC, record, step, page)
+    if prompt.others:
+        view.add_item(ChoicesButton(record.id, record.version, "o", prompt.others_label or "Act out of turn"))
+    return view if view.children else None
+
+
+def private_view(record: TableRecord, step: Step, page: int) -> discord.ui.View:
+    """Components of an ephemeral picker for one player."""
+    view = discord.ui.View(timeout=None)
+    _add_step(view, PRIVATE, record, step, page)
+    return view
