@@ -33,7 +33,9 @@ async def host(tmp_path):
 
 
 async def open_and_start(host: TableHost, players=("a", "b"), options: str = ""):
-    await host.open_table(guild_id=1, channel_id=CH, game_name="pebbles", host_id=players[0], options_text=options)
+    await host.open_table(
+        guild_id=1, channel_id=CH, game_name="pebbles", host_id=players[0], options_text=options
+    )
     for p in players[1:]:
         await host.join(CH, p)
     return await host.start(CH, players[0])

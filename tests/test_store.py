@@ -35,8 +35,11 @@ async def test_reopening_finds_every_table(tmp_path):
     first = await new_table(store, channel=10)
     second = await new_table(store, channel=11)
     await store.save(
-        first.evolve(status=PLAYING, state={"pile": 3}), actor="7", action={"type": "start"},
-        summary="started", now=NOW,
+        first.evolve(status=PLAYING, state={"pile": 3}),
+        actor="7",
+        action={"type": "start"},
+        summary="started",
+        now=NOW,
     )
     await store.close()
 
@@ -59,13 +62,17 @@ async def test_failure_inside_a_transaction_keeps_snapshot_and_log(tmp_path):
         table = await new_table(store)
         # Make the log insert of the next save fail *after* its snapshot update ran.
         await store._db.execute(
-            "INSERT INTO events (table_id, seq, channel_id, actor, action, at) VALUES (?, 2, 10, 'x', '{}', ?)",
+            "INSERT INTO events (table_id, seq, channel_id, actor, action, at) "
+            "VALUES (?, 2, 10, 'x', '{}', ?)",
             (table.id, NOW.isoformat()),
         )
         with pytest.raises(sqlite3.IntegrityError):
             await store.save(
-                table.evolve(status=PLAYING, state={"pile": 1}), actor="7", action={"type": "start"},
-                summary="", now=NOW,
+                table.evolve(status=PLAYING, state={"pile": 1}),
+                actor="7",
+                action={"type": "start"},
+                summary="",
+                now=NOW,
             )
         after = await store.get_table(table.id)
         assert after.status == "lobby" and after.state is None and after.version == 1
@@ -78,9 +85,13 @@ async def test_stale_version_is_refused(tmp_path):
     store = await Store.open(tmp_path / "games.db")
     try:
         table = await new_table(store)
-        await store.save(table.evolve(seats=("7", "8")), actor="8", action={"type": "join"}, summary="", now=NOW)
+        await store.save(
+            table.evolve(seats=("7", "8")), actor="8", action={"type": "join"}, summary="", now=NOW
+        )
         with pytest.raises(StoreConflict):
-            await store.save(table.evolve(seats=("7", "9")), actor="9", action={"type": "join"}, summary="", now=NOW)
+            await store.save(
+                table.evolve(seats=("7", "9")), actor="9", action={"type": "join"}, summary="", now=NOW
+            )
         assert (await store.get_table(table.id)).seats == ("7", "8")
     finally:
         await store.close()
@@ -94,7 +105,9 @@ async def test_one_open_table_per_channel_and_history_kept(tmp_path):
             await new_table(store)
         await store.save(table.evolve(status=FINISHED), actor="7", action={"type": "x"}, summary="", now=NOW)
         second = await new_table(store)
-        await store.save(second.evolve(status=ABANDONED), actor="7", action={"type": "abandon"}, summary="", now=NOW)
+        await store.save(
+            second.evolve(status=ABANDONED), actor="7", action={"type": "abandon"}, summary="", now=NOW
+        )
         third = await new_table(store)
         assert (await store.open_table(10)).id == third.id
         assert [t.status for t in await store.tables(10)] == [FINISHED, ABANDONED, "lobby"]
