@@ -1,0 +1,368 @@
+"""ArgoatGame: the engine contract (prompts, legal actions, apply, undo, JSON) over the rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Self
+
+from bot.engine.core import (
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    OptionSpec,
+    Prompt,
+    Result,
+    player_ref,
+)
+
+from . import frontier_actions, items, movement, trades
+from .data import (
+    DEFAULT_DIFFICULTY,
+    DIFFICULTIES,
+    FRONTIER_BY_KEY,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+)
+from .effects import name_at
+from .geometry import fmt
+from .notation import notation as _notation
+from .setup import new_state
+from .state import DRAFT, DREAM, OFFER, OVER, PLACE_FOREST, PLACE_FRONTIER, TURN, State
+from .views import build_view
+
+UNDOABLE = frozenset({"move", "bleina"})
+"""Actions undone by restoring a movement snapshot (:meth:`State.movement_snapshot`). Building
+a trade (``trade``, ``trade_part``) is undone part by part; every other action is a barrier
+that empties the undo stack."""
+
+
+class ArgoatGame(Game):
+    """A game of Argoat: explore the Frontier, gather the eight Fragments, flip Eden."""
+
+    name: ClassVar[str] = "Argoat"
+    min_players: ClassVar[int] = MIN_PLAYERS
+    max_players: ClassVar[int] = MAX_PLAYERS
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("difficulty", "Starting frontiers: journeyman (quicker) or adventurer",
+                   DEFAULT_DIFFICULTY, choices=DIFFICULTIES),
+    )
+    rules_summary: ClassVar[str] = (
+        "Gather all eight Fragments of Ancient Knowledge, then end your move on the Dark "
+        "Forest hiding Eden to flip it and win.\n"
+        "Each turn: trade with players on your Frontier and use Items whenever you like, move "
+        "one space along a road (required; a Bleina carries you further for an Emerald), then "
+        "end your turn by resolving your Frontier's action.\n"
+        "Returning to the Frontier Town discovers a new Frontier; Dragon frontiers bring Dark "
+        "Forests. Exploring a Dark Forest costs one Emerald per Check Marker already on it.\n"
+        "Items are secret (sent to you by DM); Fragments and Emeralds are public."
+    )
+
+    def __init__(self, players: Sequence[str], state: State) -> None:
+        self._players = tuple(players)
+        self._s = state
+        self._version = 0
+        self._cache: dict[str, list[Action]] = {}
+        self._cache_version = -1
+        self._prompt: tuple[int, Prompt | None] = (-1, None)
+
+    # -- construction and JSON -----------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: Sequence[str], seed: int, options: Mapping[str, Any]) -> Self:
+        """A fresh game for 2–5 players (ids in seat order)."""
+        players = list(players)
+        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            raise IllegalAction(f"Argoat needs {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+        if len(set(players)) != len(players):
+            raise IllegalAction("Each player may sit at the table only once.")
+        raw = options.get("difficulty", DEFAULT_DIFFICULTY)
+        difficulty = cls.option_specs[0].parse(str(raw))
+        return cls(players, new_state(players, seed, str(difficulty)))
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """The game stored by :meth:`to_json`."""
+        return cls(list(data["players"]), State.from_json(dict(data["state"])))
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole game as JSON-safe data."""
+        return {"game": self.name, "players": list(self._players), "state": self._s.to_json()}
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Player ids in seat order."""
+        return self._players
+
+    @property
+    def state(self) -> State:
+        """The underlying state (for tests and tools; the host uses views)."""
+        return self._s
+
+    def touch(self) -> None:
+        """Forget cached legal actions after the state was changed from outside (tests)."""
+        self._version += 1
+
+    # -- prompts -------------------------------------------------------------------------
+
+    def prompt(self) -> Prompt | None:
+        """Who must decide what now, or None once Eden has been found."""
+        version, prompt = self._prompt
+        if version != self._version:
+            prompt = self._make_prompt()
+            self._prompt = (self._version, prompt)
+        return prompt
+
+    def _make_prompt(self) -> Prompt | None:
+        s = self._s
+        if s.phase == OVER:
+            return None
+        me = s.current
+        who = player_ref(me.id)
+        here = name_at(s, me.pos)
+        if s.phase == TURN:
+            if not s.move.moved:
+                text = (f"{who}, it is your turn on {here} ({fmt(me.pos)}): move one space "
+                        "(required), and trade or use Items whenever you like.")
+            else:
+                text = (f"{who} is on {here} ({fmt(me.pos)}): move on if you can, trade or use "
+                        f"Items, or end your turn to resolve {here}'s action.")
+            return Prompt(me.id, text, private=bool(me.items))
+        if s.phase == DRAFT:
+            assert s.trade is not None
+            terms = trades.describe(me.id, s.trade[0], s.trade[1])
+            text = (f"{who} is preparing a trade with {player_ref(s.trade[0])}: {terms}. "
+                    "Add a part, propose it, or cancel.")
+            return Prompt(me.id, text, private=bool(me.items))
+        if s.phase == OFFER:
+            assert s.trade is not None
+            partner = s.trade[0]
+            terms = trades.describe(me.id, partner, s.trade[1])
+            text = f"{player_ref(partner)}, {who} offers you a trade: {terms}. Accept or decline?"
+            if not trades.accept_actions(s):
+                text += " (It can no longer be carried out: decline it.)"
+            asks_items = any(p[0] == trades.ASK and p[1] == trades.ITEM for p in s.trade[1])
+            return Prompt(partner, text, others=(me.id,), others_label="Withdraw",
+                          private=asks_items)
+        if s.phase == PLACE_FRONTIER:
+            assert s.drawn is not None
+            name = FRONTIER_BY_KEY[s.drawn].name
+            return Prompt(me.id, f"{who}, choose where to place {name}.")
+        if s.phase == PLACE_FOREST:
+            assert s.placed is not None
+            return Prompt(me.id, f"{who}, choose where the Dark Forest joins "
+                                 f"{name_at(s, s.placed)} ({fmt(s.placed)}).")
+        assert s.phase == DREAM and s.drawn is not None
+        name = FRONTIER_BY_KEY[s.drawn].name
+        return Prompt(me.id, f"{who}, resolve {name}'s action, drawn at the Hill of Dreams.")
+
+    # -- legal actions -------------------------------------------------------------------
+
+    def legal_actions(self, player: str) -> list[Action]:
+        """Every action ``player`` may take now, in a stable order."""
+        if self._cache_version != self._version:
+            self._cache = {}
+            self._cache_version = self._version
+        cached = self._cache.get(player)
+        if cached is None:
+            cached = self._cache[player] = self._legal(player)
+        return list(cached)
+
+    def _legal(self, player: str) -> list[Action]:
+        s = self._s
+        if s.phase == OVER:
+            return []
+        me = s.current
+        if s.phase == OFFER:
+            assert s.trade is not None
+            if player == s.trade[0]:
+                return [*trades.accept_actions(s), {"type": "decline"}]
+            if player == me.id:
+                return [{"type": "withdraw"}]
+            return []
+        if player != me.id:
+            return []
+        if s.phase == TURN:
+            actions = movement.move_actions(s) + items.item_actions(s) + trades.start_actions(s)
+            if s.move.moved:
+                actions += frontier_actions.end_actions(
+                    s, frontier_actions.action_kind(s, me.pos))
+        elif s.phase == DRAFT:
+            assert s.trade is not None
+            partner = s.seat(s.trade[0])
+            actions = trades.part_actions(s, me, partner, s.trade[1])
+            if s.trade[1]:
+                actions.append({"type": "propose"})
+            actions.append({"type": "cancel"})
+        elif s.phase in (PLACE_FRONTIER, PLACE_FOREST):
+            actions = frontier_actions.place_actions(s)
+        else:
+            actions = frontier_actions.dream_actions(s)
+        if s.phase == DRAFT or (s.undo and s.phase == TURN):
+            actions.append({"type": "undo"})
+        return actions
+
+    def notation(self, action: Action) -> str:
+        """The short text form of ``action`` (see ``docs/argoat-notation.md``)."""
+        return _notation(action, self._colour_of)
+
+    def _colour_of(self, player: str) -> str:
+        return self._s.seat(player).colour
+
+    # -- applying actions ----------------------------------------------------------------
+
+    def apply(self, player: str, action: Action) -> list[Event]:
+        """Perform a legal action; IllegalAction (and no change at all) otherwise."""
+        if action not in self.legal_actions(player):
+            raise IllegalAction(self._why(player, action))
+        s = self._s
+        kind = action["type"]
+        events: list[Event] = []
+        snapshot = s.movement_snapshot() if kind in UNDOABLE else None
+        if kind in ("move", "bleina"):
+            movement.apply_move(s, action, events)
+        elif kind == "use":
+            items.apply_item(s, action, events)
+        elif kind == "trade":
+            s.trade = [action["with"], []]
+            s.phase = DRAFT
+        elif kind == "trade_part":
+            assert s.trade is not None
+            s.trade[1].append([action["side"], action["what"], action.get("which")])
+        elif kind == "cancel":
+            s.trade = None
+            s.phase = TURN
+        elif kind == "undo":
+            self._undo(events)
+        elif kind == "propose":
+            self._propose(events)
+        elif kind in ("accept", "decline", "withdraw"):
+            self._answer(kind, action, events)
+        elif kind == "end":
+            self._end(action, events)
+        elif kind == "place":
+            frontier_actions.apply_place(s, action, events)
+        if snapshot is not None:
+            s.undo.append(snapshot)
+        elif kind not in ("undo", "cancel", "trade", "trade_part"):
+            s.undo.clear()
+        self._version += 1
+        return events
+
+    def _undo(self, events: list[Event]) -> None:
+        s = self._s
+        who = s.current.id
+        if s.phase == DRAFT:
+            assert s.trade is not None
+            if s.trade[1]:
+                s.trade[1].pop()
+            else:
+                s.trade = None
+                s.phase = TURN
+            return
+        s.restore_movement(s.undo.pop())
+        events.append(Event(f"{player_ref(who)} takes back their last move.", kind="undo",
+                            data={"player": who}))
+
+    def _propose(self, events: list[Event]) -> None:
+        s = self._s
+        assert s.trade is not None
+        s.phase = OFFER
+        terms = trades.describe(s.current.id, s.trade[0], s.trade[1])
+        events.append(Event(f"{player_ref(s.current.id)} offers {player_ref(s.trade[0])} a "
+                            f"trade: {terms}.", kind="trade_offer",
+                            data={"from": s.current.id, "to": s.trade[0],
+                                  **trades.public_data(s.trade[1])}))
+
+    def _answer(self, kind: str, action: Action, events: list[Event]) -> None:
+        s = self._s
+        assert s.trade is not None
+        proposer, partner = player_ref(s.current.id), player_ref(s.trade[0])
+        if kind == "accept":
+            trades.execute(s, list(action.get("items", [])), events)
+        elif kind == "decline":
+            events.append(Event(f"{partner} declines {proposer}'s trade.", kind="trade_declined",
+                                data={"from": s.current.id, "to": s.trade[0]}))
+        else:
+            events.append(Event(f"{proposer} withdraws the trade offered to {partner}.",
+                                kind="trade_withdrawn",
+                                data={"from": s.current.id, "to": s.trade[0]}))
+        s.trade = None
+        s.phase = TURN
+
+    def _end(self, action: Action, events: list[Event]) -> None:
+        s = self._s
+        if s.phase == DREAM:
+            frontier_actions.apply_dream(s, action, events)
+            return
+        me = s.current
+        events.append(Event(f"{player_ref(me.id)} ends their move on {name_at(s, me.pos)} "
+                            f"({fmt(me.pos)}).", kind="end",
+                            data={"player": me.id, "at": fmt(me.pos)}))
+        frontier_actions.resolve(s, frontier_actions.action_kind(s, me.pos),
+                                 action.get("choice"), events)
+
+    def _why(self, player: str, action: Action) -> str:
+        """A sentence saying why ``action`` is not allowed for ``player`` now."""
+        s = self._s
+        if s.phase == OVER:
+            return "The game is over."
+        if player not in self._players:
+            return "You are not playing in this game."
+        prompt = self.prompt()
+        if prompt is None or player not in prompt.deciders():
+            if s.phase == OFFER and s.trade is not None:
+                return f"Only {player_ref(s.trade[0])} can answer this trade now."
+            return f"It is {player_ref(s.current.id)}'s turn, not yours."
+        kind = action.get("type") if isinstance(action, dict) else None
+        if s.phase == TURN:
+            if kind == "end" and not s.move.moved:
+                return "You must move before ending your turn (Q4)."
+            if kind == "move" and (s.move.steps >= s.move.max_steps or s.move.over
+                                   or s.move.bleina_used):
+                return "You have no ordinary movement left this turn."
+            if kind == "move":
+                return "No road leads that way from your Frontier."
+            if kind == "bleina":
+                return ("You can ride a Bleina only from a Frontier where one stands, once per "
+                        "turn, not with the Wings of the Holy Dragon (Q15), paying 1 Emerald "
+                        "unless a Flute was used, and only along roads.")
+            if kind == "use":
+                if action.get("item") not in s.current.items:
+                    return "You do not hold that Item."
+                return "That Item cannot be used that way now."
+            if kind == "trade":
+                return ("You can only trade with another player on your own Frontier (Q3), "
+                        "and only when there is something to trade.")
+            if kind == "end":
+                return "Choose one of the listed ways to resolve your Frontier's action."
+            if kind in ("place", "accept", "decline", "withdraw", "cancel", "propose"):
+                return "There is nothing of that kind to do right now."
+        if s.phase in (PLACE_FRONTIER, PLACE_FOREST, DREAM):
+            if kind in ("trade", "use", "move", "bleina", "undo"):
+                return ("You are resolving a Frontier Action: nothing else may be done until "
+                        "it is finished (Q12).")
+            if kind == "place":
+                return "That card cannot be placed there: its roads must match every neighbour."
+        if s.phase == DRAFT and kind not in ("trade_part", "propose", "cancel", "undo"):
+            return "Finish building your trade first: add a part, propose it, or cancel."
+        if s.phase == OFFER and kind == "accept":
+            return "Choose one of the listed ways to accept, or decline."
+        return "That is not a legal choice right now."
+
+    # -- views and result ----------------------------------------------------------------
+
+    def view(self, player: str | None) -> dict[str, Any]:
+        """JSON-safe state; public for None, plus ``player``'s own Items and peeks."""
+        return build_view(self, player)
+
+    def result(self) -> Result | None:
+        """None while the game runs; the winner and Fragment counts once Eden is flipped."""
+        s = self._s
+        if s.winner is None:
+            return None
+        winner = s.seats[s.winner]
+        scores = {seat.id: len(seat.fragments) for seat in s.seats}
+        text = (f"{player_ref(winner.id)} gathered all eight Fragments and found Eden "
+                f"after {s.turn} turns.")
+        return Result((winner.id,), scores, text)

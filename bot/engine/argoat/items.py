@@ -1,0 +1,100 @@
+"""Using Items: which uses are open to the active player, and their effects.
+
+Action: ``{"type": "use", "item": key}`` plus ``"target"`` when the Item needs one (a cell
+``"x,y"`` for the Staff, Eye and Flute, a Fragment key for the Book).
+"""
+
+from __future__ import annotations
+
+from bot.engine.core import Action, Event, player_ref
+
+from .data import FRAGMENT_KEYS, ITEM_BY_KEY, ITEM_KEYS
+from .effects import bleinas_elsewhere, explore, move_bleina, name_at, take_fragment
+from .geometry import fmt, parse
+from .state import State
+
+
+def _use(item: str, target: str | None = None) -> Action:
+    action: Action = {"type": "use", "item": item}
+    if target is not None:
+        action["target"] = target
+    return action
+
+
+def item_actions(state: State) -> list[Action]:
+    """Every Item use open to the active player now (one per distinct kind and target)."""
+    seat = state.current
+    move = state.move
+    actions: list[Action] = []
+    for item in ITEM_KEYS:
+        if item not in seat.items:
+            continue
+        if item == "staff":
+            actions.extend(_use(item, fmt(b)) for b in bleinas_elsewhere(state, seat.pos))
+        elif item == "book":
+            if seat.pos == state.town:
+                wanted = [f for f in FRAGMENT_KEYS
+                          if f not in seat.fragments and state.reliquary[f] > 0]
+                actions.extend(_use(item, f) for f in wanted)
+                if not wanted:  # "If you already possess all eight, this Item has no effect."
+                    actions.append(_use(item))
+        elif item == "eye":
+            actions.extend(_use(item, fmt(at)) for at, forest in sorted(state.forests.items())
+                           if not forest.flipped and seat.id not in forest.markers)
+        elif item == "wings":
+            if not move.wings and not move.bleina_used and not move.over:
+                actions.append(_use(item))
+        elif item == "water":
+            actions.append(_use(item))
+        elif item == "flute":
+            sources = bleinas_elsewhere(state, seat.pos)
+            actions.extend(_use(item, fmt(b)) for b in sources)
+            if not sources:
+                actions.append(_use(item))
+    return actions
+
+
+def apply_item(state: State, action: Action, events: list[Event]) -> None:
+    """Play a legal Item use: the card is shown, its effect resolves, the card is discarded."""
+    seat = state.current
+    item = action["item"]
+    target = action.get("target")
+    seat.items.remove(item)
+    state.used_items.append(item)
+    who = player_ref(seat.id)
+    events.append(Event(f"{who} uses the {ITEM_BY_KEY[item].name}.", kind="item_used",
+                        data={"player": seat.id, "item": item, "target": target}))
+    move = state.move
+    if item == "staff":
+        assert target is not None
+        start = seat.pos
+        seat.pos = parse(target)
+        if move.steps == 0 and not move.bleina_used:
+            move.moved = True  # "you may choose whether or not you wish to move"
+        else:
+            move.over = True
+        events.append(Event(
+            f"{who} travels to {name_at(state, seat.pos)} ({target}), where a Bleina is.",
+            kind="teleport", data={"player": seat.id, "from": fmt(start), "to": target}))
+    elif item == "book":
+        if target is None:
+            events.append(Event("The Book of Wisdom has no effect.", kind="no_effect",
+                                data={"player": seat.id, "item": item}))
+        else:
+            take_fragment(state, seat, target, events)
+    elif item == "eye":
+        assert target is not None
+        explore(state, seat, parse(target), events, "with the Eye of the Dark Dragon")
+    elif item == "wings":
+        move.wings = True
+        move.max_steps = 3
+    elif item == "water":
+        state.extra_turns += 1
+    elif item == "flute":
+        move.free_bleina = True
+        if target is not None:
+            move_bleina(state, parse(target), seat.pos)
+            events.append(Event(
+                f"{who} calls a Bleina from {target} to {fmt(seat.pos)}.",
+                kind="bleina_called", data={"player": seat.id, "from": target,
+                                            "to": fmt(seat.pos)}))

@@ -1,0 +1,341 @@
+"""The whole mutable state of an Argoat game, and its exact JSON form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.engine.core import Rng
+
+from .data import (
+    COLOURS,
+    FRAGMENT_KEYS,
+    FRONTIER_BY_KEY,
+    ITEM_KEYS,
+    MARKERS_PER_PLAYER,
+    TOWN_KEY,
+)
+from .geometry import Coord, exits
+
+TURN = "turn"
+"""Phase: the active player moves, uses Items, trades, and finally ends the turn."""
+DRAFT = "draft"
+"""Phase: the active player is building a trade proposal, one part at a time."""
+OFFER = "offer"
+"""Phase: a proposal waits for the other player's answer (or the proposer's withdrawal)."""
+PLACE_FRONTIER = "place_frontier"
+"""Phase: the Town's action drew a frontier; the active player chooses where it goes."""
+PLACE_FOREST = "place_forest"
+"""Phase: a Dragon frontier was placed; the active player chooses where its Dark Forest goes."""
+DREAM = "dream"
+"""Phase: the Hill of Dreams drew a frontier whose action needs the active player's choice."""
+OVER = "over"
+"""Phase: someone flipped Eden; the game has ended."""
+
+
+@dataclass
+class Seat:
+    """One player's pieces: Avatar position, Emeralds, Fragments, Items, peeks."""
+
+    id: str
+    colour: str
+    pos: Coord = (0, 0)
+    emeralds: int = 0
+    fragments: list[str] = field(default_factory=list)
+    items: list[str] = field(default_factory=list)
+    peeks: list[Coord] = field(default_factory=list)
+    """Dark Forests this player has looked at, in the order they looked."""
+
+    @property
+    def letter(self) -> str:
+        """The seat's letter (its colour's initial)."""
+        return self.colour[0]
+
+    def add_fragment(self, key: str) -> None:
+        """Take a Fragment (kept in card-list order)."""
+        self.fragments.append(key)
+        self.fragments.sort(key=FRAGMENT_KEYS.index)
+
+    def add_item(self, key: str) -> None:
+        """Take an Item (kept in card-list order, so the hand's order reveals nothing)."""
+        self.items.append(key)
+        self.items.sort(key=ITEM_KEYS.index)
+
+
+@dataclass
+class Forest:
+    """A Dark Forest on the map."""
+
+    at: Coord
+    road: str
+    """The one side carrying a road (towards the Dragon frontier that brought it)."""
+    content: str
+    """"Eden" or "Hollow": secret until flipped."""
+    flipped: bool = False
+    markers: list[str] = field(default_factory=list)
+    """Ids of the players with a Check Marker here, in the order they were placed."""
+
+
+@dataclass
+class Movement:
+    """What the active player has done with their movement this turn."""
+
+    steps: int = 0
+    """Ordinary spaces moved (not Bleina, not teleports)."""
+    max_steps: int = 1
+    """Ordinary spaces allowed this turn (3 with the Wings of the Holy Dragon)."""
+    moved: bool = False
+    """The mandatory move is done (Q4), or was made optional by a Staff of Guidance."""
+    over: bool = False
+    """No more ordinary movement (a Staff of Guidance was used after moving)."""
+    bleina_used: bool = False
+    wings: bool = False
+    free_bleina: bool = False
+    """A Flute of Cleansing was used: Bleina movement costs nothing this turn."""
+
+
+@dataclass
+class State:
+    """Everything about one game; :class:`ArgoatGame` wraps it with the engine contract."""
+
+    seats: list[Seat]
+    difficulty: str
+    rng: Rng
+    frontiers: dict[Coord, str] = field(default_factory=dict)
+    """Frontier key of each placed frontier card."""
+    forests: dict[Coord, Forest] = field(default_factory=dict)
+    discovery: list[str] = field(default_factory=list)
+    """The Discovery Deck, top first (secret order)."""
+    supply: list[str] = field(default_factory=list)
+    """The Supply of Items, top first (secret order)."""
+    darkness: list[str] = field(default_factory=list)
+    """The Darkness Deck, top first (secret contents)."""
+    bank: int = 0
+    reliquary: dict[str, int] = field(default_factory=dict)
+    bleinas: list[Coord] = field(default_factory=list)
+    used_items: list[str] = field(default_factory=list)
+    """Items played so far (public: a used Item is shown), in the order they were used."""
+    active: int = 0
+    turn: int = 1
+    extra_turns: int = 0
+    phase: str = TURN
+    move: Movement = field(default_factory=Movement)
+    trade: list[list[Any]] | None = None
+    """The trade being built or offered: ``[partner_id, [[side, what, which], ...]]``."""
+    drawn: str | None = None
+    """The frontier drawn by the Town or the Hill of Dreams and not yet put away."""
+    placed: Coord | None = None
+    """Where the drawn Dragon frontier was placed (its Dark Forest goes next to it)."""
+    winner: int | None = None
+    undo: list[dict[str, Any]] = field(default_factory=list)
+    """Movement snapshots to go back to, newest last; emptied at every barrier."""
+    roads: dict[Coord, str] = field(default_factory=dict)
+    """Derived: the road sides of every card on the map (frontiers and forests)."""
+    _exits: dict[Coord, list[tuple[str, Coord]]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.rebuild_roads()
+
+    def rebuild_roads(self) -> None:
+        """Recompute :attr:`roads` from the placed frontiers and forests."""
+        roads = {at: FRONTIER_BY_KEY[key].roads for at, key in self.frontiers.items()}
+        roads.update({at: f.road for at, f in self.forests.items()})
+        self.roads = roads
+        self._exits = {}
+
+    def place_frontier(self, at: Coord, key: str) -> None:
+        """Put a frontier card on the map."""
+        self.frontiers[at] = key
+        self.roads[at] = FRONTIER_BY_KEY[key].roads
+        self._exits = {}
+
+    def place_forest(self, forest: Forest) -> None:
+        """Put a Dark Forest card on the map."""
+        self.forests[forest.at] = forest
+        self.roads[forest.at] = forest.road
+        self._exits = {}
+
+    def exits(self, at: Coord) -> list[tuple[str, Coord]]:
+        """The sides of ``at`` whose road leads to a placed card, with that card's cell."""
+        found = self._exits.get(at)
+        if found is None:
+            found = self._exits[at] = exits(self.roads, at)
+        return found
+
+    # -- lookups -------------------------------------------------------------------------
+
+    @property
+    def current(self) -> Seat:
+        """The active player's seat."""
+        return self.seats[self.active]
+
+    def seat(self, player: str) -> Seat:
+        """The seat of ``player`` (KeyError if not playing)."""
+        for seat in self.seats:
+            if seat.id == player:
+                return seat
+        raise KeyError(player)
+
+    def markers_left(self, player: str) -> int:
+        """Check Markers ``player`` has not placed yet."""
+        used = sum(player in f.markers for f in self.forests.values())
+        return MARKERS_PER_PLAYER - used
+
+    def kind_at(self, at: Coord) -> str:
+        """The frontier key at ``at``, or "forest" for a Dark Forest."""
+        return "forest" if at in self.forests else self.frontiers[at]
+
+    @property
+    def town(self) -> Coord:
+        """Where the Frontier Town is (always 0,0)."""
+        return (0, 0)
+
+    # -- undo ----------------------------------------------------------------------------
+
+    def movement_snapshot(self) -> dict[str, Any]:
+        """What a move or Bleina ride can change, as JSON: the active Avatar's cell and
+        Emeralds, the Bank, the Bleina, the turn's movement record."""
+        seat = self.current
+        return {
+            "pos": list(seat.pos),
+            "emeralds": seat.emeralds,
+            "bank": self.bank,
+            "bleinas": [list(b) for b in self.bleinas],
+            "move": dict(vars(self.move)),
+        }
+
+    def restore_movement(self, snapshot: dict[str, Any]) -> None:
+        """Go back to a :meth:`movement_snapshot` (only moves were made since)."""
+        seat = self.current
+        seat.pos = (snapshot["pos"][0], snapshot["pos"][1])
+        seat.emeralds = snapshot["emeralds"]
+        self.bank = snapshot["bank"]
+        self.bleinas = [(b[0], b[1]) for b in snapshot["bleinas"]]
+        self.move = Movement(**snapshot["move"])
+
+    # -- JSON ----------------------------------------------------------------------------
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as JSON-safe data, undo snapshots included."""
+        data: dict[str, Any] = {
+            "difficulty": self.difficulty,
+            "rng": self.rng.state,
+            "seats": [
+                {
+                    "id": s.id,
+                    "colour": s.colour,
+                    "pos": list(s.pos),
+                    "emeralds": s.emeralds,
+                    "fragments": list(s.fragments),
+                    "items": list(s.items),
+                    "peeks": [list(p) for p in s.peeks],
+                }
+                for s in self.seats
+            ],
+            "frontiers": [[at[0], at[1], key] for at, key in self.frontiers.items()],
+            "forests": [
+                {
+                    "at": list(f.at),
+                    "road": f.road,
+                    "content": f.content,
+                    "flipped": f.flipped,
+                    "markers": list(f.markers),
+                }
+                for f in self.forests.values()
+            ],
+            "discovery": list(self.discovery),
+            "supply": list(self.supply),
+            "darkness": list(self.darkness),
+            "bank": self.bank,
+            "reliquary": dict(self.reliquary),
+            "bleinas": [list(b) for b in self.bleinas],
+            "used_items": list(self.used_items),
+            "active": self.active,
+            "turn": self.turn,
+            "extra_turns": self.extra_turns,
+            "phase": self.phase,
+            "move": dict(vars(self.move)),
+            "trade": None
+            if self.trade is None
+            else [self.trade[0], [list(part) for part in self.trade[1]]],
+            "drawn": self.drawn,
+            "placed": None if self.placed is None else list(self.placed),
+            "winner": self.winner,
+            "undo": [dict(u, bleinas=[list(b) for b in u["bleinas"]], pos=list(u["pos"]),
+                          move=dict(u["move"])) for u in self.undo],
+        }
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> State:
+        """The state stored by :meth:`to_json`."""
+        state = cls(
+            seats=[
+                Seat(
+                    id=s["id"],
+                    colour=s["colour"],
+                    pos=(s["pos"][0], s["pos"][1]),
+                    emeralds=s["emeralds"],
+                    fragments=list(s["fragments"]),
+                    items=list(s["items"]),
+                    peeks=[(p[0], p[1]) for p in s["peeks"]],
+                )
+                for s in data["seats"]
+            ],
+            difficulty=data["difficulty"],
+            rng=Rng(data["rng"]),
+            frontiers={(x, y): key for x, y, key in data["frontiers"]},
+            forests={
+                (f["at"][0], f["at"][1]): Forest(
+                    at=(f["at"][0], f["at"][1]),
+                    road=f["road"],
+                    content=f["content"],
+                    flipped=f["flipped"],
+                    markers=list(f["markers"]),
+                )
+                for f in data["forests"]
+            },
+            discovery=list(data["discovery"]),
+            supply=list(data["supply"]),
+            darkness=list(data["darkness"]),
+            bank=data["bank"],
+            reliquary=dict(data["reliquary"]),
+            bleinas=[(b[0], b[1]) for b in data["bleinas"]],
+            used_items=list(data["used_items"]),
+            active=data["active"],
+            turn=data["turn"],
+            extra_turns=data["extra_turns"],
+            phase=data["phase"],
+            move=Movement(**data["move"]),
+            trade=None
+            if data["trade"] is None
+            else [data["trade"][0], [list(part) for part in data["trade"][1]]],
+            drawn=data["drawn"],
+            placed=None if data["placed"] is None else (data["placed"][0], data["placed"][1]),
+            winner=data["winner"],
+            undo=[dict(u, bleinas=[list(b) for b in u["bleinas"]], pos=list(u["pos"]),
+                       move=dict(u["move"])) for u in data["undo"]],
+        )
+        return state
+
+
+def new_seats(players: list[str]) -> list[Seat]:
+    """A seat for each player, coloured in seat order, on the Town."""
+    return [Seat(id=p, colour=COLOURS[i]) for i, p in enumerate(players)]
+
+
+__all__ = [
+    "DRAFT",
+    "DREAM",
+    "OFFER",
+    "OVER",
+    "PLACE_FOREST",
+    "PLACE_FRONTIER",
+    "TOWN_KEY",
+    "TURN",
+    "Forest",
+    "Movement",
+    "Seat",
+    "State",
+    "new_seats",
+]
