@@ -1,0 +1,161 @@
+"""The Argo edition this engine plays: every tile, Escape Pod, Alien track and difficulty.
+
+The rulebook does not print the tiles, so this module defines them; docs/argo-rules-notes.md
+explains each choice. Door masks are given for rotation 0 (see geometry.py for the sides).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.engine.argo.geometry import E, N, S, W
+
+ROLES: tuple[str, ...] = ("Grunt", "Robot", "Explorer", "Pilot", "Chief")
+GRUNT, ROBOT, EXPLORER, PILOT, CHIEF = range(5)
+TEAM_SIZE = len(ROLES)
+
+COLOURS: tuple[str, ...] = ("Blue", "Yellow", "Red", "Green")
+"""Team colour by seat."""
+
+MAX_ALIENS = 5
+UNLIMITED = 99
+"""The capacity used for the Waking Room, which has no limit."""
+
+# Tile kinds.
+WAKING_ROOM = "waking_room"
+CORRIDOR = "corridor"
+TELEPORTER = "teleporter"
+LAB = "lab"
+CONTROL_ROOM = "control_room"
+JUMP_ROOM = "jump_room"
+TIME_MACHINE = "time_machine"
+LASER = "laser"
+INFIRMARY = "infirmary"
+WAREHOUSE = "warehouse"
+SECURITY_CENTER = "security_center"
+CORE_ROOM = "core_room"
+SAFE_ROOM = "safe_room"
+POD = "pod"
+
+ACTIVATABLE: frozenset[str] = frozenset(
+    {
+        LAB,
+        CONTROL_ROOM,
+        JUMP_ROOM,
+        TIME_MACHINE,
+        LASER,
+        INFIRMARY,
+        WAREHOUSE,
+        SECURITY_CENTER,
+    }
+)
+"""Kinds of Module that can be Activated. The Core Room and the Safe Room work on their own and
+have no Activation effect (see docs/argo-rules-notes.md)."""
+
+NO_ROBOT: frozenset[str] = frozenset({LAB, LASER})
+"""Modules a Robot may not Activate."""
+
+ALIEN_FORBIDDEN: frozenset[str] = frozenset({WAKING_ROOM, POD, SAFE_ROOM})
+"""Tiles no Alien may enter, be pushed into or be placed on."""
+
+
+@dataclass(frozen=True)
+class TileType:
+    """One printed tile: its kind, names, capacity, doors at rotation 0, Alien symbol, seats."""
+
+    id: int
+    kind: str
+    name: str
+    """Display name ("Lab", "Corridor")."""
+    token: str
+    """Name used in notations; tiles with the same token are identical in play."""
+    capacity: int
+    doors: int
+    alien: bool = False
+    seats: tuple[int, ...] = ()
+    """Seat values of an Escape Pod, lowest first (empty for Modules)."""
+    min_players: int = 2
+
+
+def _corridor(i: int, shape: str, doors: int, alien: bool) -> TileType:
+    token = f"Corridor-{shape}" + ("-alien" if alien else "")
+    return TileType(i, CORRIDOR, "Corridor", token, 1, doors, alien)
+
+
+def _room(i: int, kind: str, name: str, capacity: int, doors: int, alien: bool) -> TileType:
+    return TileType(i, kind, name, name.replace(" ", "-"), capacity, doors, alien)
+
+
+def _build_tiles() -> tuple[TileType, ...]:
+    tiles: list[TileType] = [
+        TileType(0, WAKING_ROOM, "Waking Room", "Waking-Room", UNLIMITED, N | E | S | W),
+        _room(1, TELEPORTER, "Teleporter", 1, N | S, False),
+        _room(2, TELEPORTER, "Teleporter", 1, N | S, False),
+        _room(3, LAB, "Lab", 2, N | E | S, True),
+        _room(4, CONTROL_ROOM, "Control Room", 2, N | S, False),
+        _room(5, JUMP_ROOM, "Jump Room", 1, N | E | S | W, False),
+        _room(6, TIME_MACHINE, "Time Machine", 2, N | S, False),
+        _room(7, LASER, "Laser", 1, N | E | W, True),
+        _room(8, INFIRMARY, "Infirmary", 2, N | E | S, False),
+        _room(9, WAREHOUSE, "Warehouse", 2, N, True),
+        _room(10, SECURITY_CENTER, "Security Center", 1, N | E, False),
+        _room(11, CORE_ROOM, "Core Room", 2, N | E | S | W, True),
+        _room(12, SAFE_ROOM, "Safe Room", 2, N | S, False),
+    ]
+    shapes = [
+        # (shape, doors, how many plain, how many with an Alien symbol)
+        ("I", N | S, 3, 2),
+        ("L", N | E, 3, 1),
+        ("T", N | E | W, 3, 2),
+        ("X", N | E | S | W, 1, 1),
+        ("end", N, 0, 2),
+    ]
+    i = len(tiles)
+    for shape, doors, plain, alien in shapes:
+        for has_alien in [False] * plain + [True] * alien:
+            tiles.append(_corridor(i, shape, doors, has_alien))
+            i += 1
+    pods = [
+        # (seat values, fewest players the pod is used with)
+        ((1, 2), 2),
+        ((1, 3), 3),
+        ((2, 3), 2),
+        ((2, 4), 2),
+        ((3, 4), 3),
+        ((3, 5), 2),
+    ]
+    for seats, min_players in pods:
+        name = f"Pod-{seats[0]}/{seats[1]}"
+        tiles.append(TileType(i, POD, "Escape Pod", name, len(seats), N, False, seats, min_players))
+        i += 1
+    return tuple(tiles)
+
+
+TILES: tuple[TileType, ...] = _build_tiles()
+"""Every tile by id: 0 is the Waking Room, then 30 Modules, then 6 Escape Pods."""
+
+WAKING_ROOM_ID = 0
+MODULE_IDS: tuple[int, ...] = tuple(t.id for t in TILES if t.kind not in (WAKING_ROOM, POD))
+POD_IDS: tuple[int, ...] = tuple(t.id for t in TILES if t.kind == POD)
+SETUP_CORRIDOR_IDS: tuple[int, ...] = tuple(
+    t.id for t in TILES if t.kind == CORRIDOR and not t.alien
+)
+"""Corridors without an Alien symbol: four of them are drawn at set-up."""
+
+
+def pods_for(players: int) -> list[int]:
+    """The Escape Pod stack for a player count, top first (lowest value on top)."""
+    pods = [TILES[p] for p in POD_IDS if TILES[p].min_players <= players]
+    pods.sort(key=lambda t: (sum(t.seats), max(t.seats), t.id))
+    return [t.id for t in pods]
+
+
+ALIEN_TRACKS: dict[int, tuple[int, ...]] = {
+    2: (1, 2, 3, 4, 5, 6, 8, 10, 12),
+    3: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14),
+    4: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16),
+}
+"""The value printed on each slot of the Alien score track, by player count."""
+
+DIFFICULTIES: dict[str, int] = {"easy": 1, "medium": 2, "hard": 3}
+"""How many slots at the start of the Alien track each difficulty token covers."""

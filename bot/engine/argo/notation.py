@@ -1,0 +1,87 @@
+"""Short text forms of actions: space-separated tokens, verb first, coarse to fine.
+
+See docs/argo-notation.md. Cells are named relative to the Waking Room ("N2E1"), Astronauts
+by role for the deciding player's own pieces in his own turn and "Colour-Role" otherwise.
+"""
+
+from __future__ import annotations
+
+from bot.engine.argo.data import COLOURS, ROLES, TILES
+from bot.engine.argo.geometry import doors_text, label, rotate
+from bot.engine.argo.state import State
+from bot.engine.argo.text import owner, role
+from bot.engine.core import Action
+
+
+def piece(aid: int, decider: int | None) -> str:
+    """An Astronaut token: bare role for the decider's own pieces, else ``Colour-Role``."""
+    if decider is not None and owner(aid) == decider:
+        return ROLES[role(aid)]
+    return f"{COLOURS[owner(aid)]}-{ROLES[role(aid)]}"
+
+
+def _at(st: State, tile: int) -> str:
+    return label(st.pos[tile]) if tile in st.pos else f"tile{tile}"
+
+
+def _doors(tile: int, rot: int) -> str:
+    return "doors-" + doors_text(rotate(TILES[tile].doors, rot))
+
+
+def notation(st: State, action: Action, decider: int | None) -> str:
+    """The notation of ``action`` as seen by the deciding seat (None: everything coloured)."""
+    kind = action["type"]
+    if kind in ("cancel", "undo", "pass"):
+        return kind
+    if kind == "timemachine":
+        return "timemachine " + notation(st, action["do"], None)
+    if kind == "move" and "alien" in action:
+        return f"move Alien {_at(st, action['alien'])} {_at(st, action['to'])}"
+    if kind == "move":
+        path = ">".join(_at(st, t) for t in action["path"])
+        return f"move {piece(action['astronaut'], decider)} {path}{_pilot_suffix(st, action)}"
+    if kind == "push" and "alien" in action:
+        return f"push Alien {_at(st, action['to'])}"
+    if kind == "push":
+        return (f"push {piece(action['astronaut'], decider)} {_at(st, action['to'])}"
+                f"{_pilot_suffix(st, action)}")
+    if kind == "kill":
+        return f"kill {piece(action['astronaut'], decider)}"
+    if kind == "teleport":
+        return f"teleport {_at(st, action['to'])}"
+    if kind == "build":
+        cell = (action["cell"][0], action["cell"][1])
+        tile = action["tile"]
+        return f"build {TILES[tile].token} {label(cell)} {_doors(tile, action['rot'])}"
+    if kind == "activate":
+        return _activate(st, action, decider)
+    return kind
+
+
+def _pilot_suffix(st: State, action: Action) -> str:
+    choice = action.get("pilot")
+    if choice is None:
+        return ""
+    if choice == "relocate":
+        pod = action["path"][-1] if "path" in action else action["to"]
+        cell = (action["cell"][0], action["cell"][1])
+        return f" relocate {label(cell)} {_doors(pod, action['rot'])}"
+    return f" {choice}"
+
+
+def _activate(st: State, action: Action, decider: int | None) -> str:
+    module = action["module"]
+    head = f"activate {TILES[module].token}"
+    if "tile" in action:  # Control Room
+        cell = (action["cell"][0], action["cell"][1])
+        tile = action["tile"]
+        return f"{head} {_at(st, tile)} {label(cell)} {_doors(tile, action['rot'])}"
+    if "pod" in action:
+        return f"{head} {_at(st, action['pod'])}"
+    if "astronaut" in action and "alien" in action:
+        return f"{head} {piece(action['astronaut'], decider)} {_at(st, action['alien'])}"
+    if "alien" in action:
+        return f"{head} {_at(st, action['alien'])}"
+    if "astronaut" in action:
+        return f"{head} {piece(action['astronaut'], decider)}"
+    return head

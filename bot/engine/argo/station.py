@@ -1,0 +1,218 @@
+"""Questions about the station's layout: links between tiles, distances, legal placements."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from bot.engine.argo.data import POD, TILES, WAKING_ROOM, WAKING_ROOM_ID
+from bot.engine.argo.geometry import OPPOSITE, SIDES, Cell, distinct_rotations, neighbours, step
+from bot.engine.argo.state import State
+
+Placement = tuple[Cell, int]
+"""A cell and a rotation."""
+
+
+def linked(st: State, tile: int) -> list[int]:
+    """Tiles joined to ``tile`` by a pair of facing connectors, in N, E, S, W order."""
+    cell = st.pos[tile]
+    doors = st.doors[tile]
+    out = []
+    for side in SIDES:
+        if doors & side:
+            other = st.cell.get(step(cell, side))
+            if other is not None and st.doors[other] & OPPOSITE[side]:
+                out.append(other)
+    return out
+
+
+def adjacent(st: State, tile: int) -> list[int]:
+    """Tiles on the four orthogonally adjacent cells, connected or not."""
+    return [t for c in neighbours(st.pos[tile]) if (t := st.cell.get(c)) is not None]
+
+
+def _reach(
+    cells: dict[Cell, int], pos: dict[int, Cell], doors: dict[int, int], skip: int | None = None
+) -> set[int]:
+    """Tiles reachable from the Waking Room through connectors, never through ``skip``."""
+    seen = {WAKING_ROOM_ID}
+    queue = deque([WAKING_ROOM_ID])
+    while queue:
+        tile = queue.popleft()
+        cell, mask = pos[tile], doors[tile]
+        for side in SIDES:
+            if mask & side:
+                other = cells.get(step(cell, side))
+                if (
+                    other is not None
+                    and other != skip
+                    and other not in seen
+                    and doors[other] & OPPOSITE[side]
+                ):
+                    seen.add(other)
+                    queue.append(other)
+    return seen
+
+
+def connected(st: State) -> bool:
+    """True if every tile of the station can be reached from the Waking Room."""
+    return len(_reach(st.cell, st.pos, st.doors)) == len(st.pos)
+
+
+def distances(st: State) -> dict[int, int]:
+    """Steps from the Waking Room to each Module, moving through Modules only (not Pods)."""
+    dist = {WAKING_ROOM_ID: 0}
+    queue = deque([WAKING_ROOM_ID])
+    while queue:
+        tile = queue.popleft()
+        for other in linked(st, tile):
+            if other not in dist and TILES[other].kind != POD:
+                dist[other] = dist[tile] + 1
+                queue.append(other)
+    return dist
+
+
+def _frontier(st: State, skip: int | None = None) -> list[Cell]:
+    """Empty cells facing a connector of a Module (``skip``'s cell counts as empty)."""
+    free = st.pos[skip] if skip is not None else None
+    found: dict[Cell, None] = {}
+    for tile, cell in st.pos.items():
+        if tile == skip or TILES[tile].kind == POD:
+            continue
+        mask = st.doors[tile]
+        for side in SIDES:
+            if mask & side:
+                target = step(cell, side)
+                if target == free or target not in st.cell:
+                    found.setdefault(target, None)
+    return sorted(found, key=lambda c: (c[1], c[0]))
+
+
+def _module_links(st: State, cell: Cell, mask: int, skip: int | None = None) -> int:
+    """How many Modules a tile with door mask ``mask`` on ``cell`` would connect to."""
+    count = 0
+    for side in SIDES:
+        if mask & side:
+            other = st.cell.get(step(cell, side))
+            if (
+                other is not None
+                and other != skip
+                and TILES[other].kind != POD
+                and st.doors[other] & OPPOSITE[side]
+            ):
+                count += 1
+    return count
+
+
+def module_placements(st: State, tile: int) -> list[Placement]:
+    """Where a new Module may be built: joined to at least one Module by facing connectors."""
+    out = []
+    rotations = distinct_rotations(TILES[tile].doors)
+    for cell in _frontier(st):
+        for rot, mask in rotations:
+            if _module_links(st, cell, mask):
+                out.append((cell, rot))
+    return out
+
+
+def _pod_spots(st: State, pod: int, allowed: set[int] | dict[int, int]) -> list[Placement]:
+    """Cells and rotations that join ``pod``'s connector to a Module in ``allowed``."""
+    out = []
+    free = st.pos.get(pod)
+    rotations = distinct_rotations(TILES[pod].doors)
+    for cell in _frontier(st):
+        if cell in st.cell and cell != free:
+            continue
+        for rot, mask in rotations:
+            side = mask  # a pod has exactly one connector
+            other = st.cell.get(step(cell, side))
+            if (
+                other is not None
+                and other != pod
+                and other in allowed
+                and st.doors[other] & OPPOSITE[side]
+            ):
+                out.append((cell, rot))
+    return out
+
+
+def pod_placements(st: State, pod: int) -> list[Placement]:
+    """Where a new Escape Pod may be built: through at least three tiles from the Waking Room."""
+    dist = distances(st)
+    far = {t for t, d in dist.items() if d >= 3}
+    return _pod_spots(st, pod, far)
+
+
+def pod_relocations(st: State, pod: int) -> list[Placement]:
+    """Where a Pilot may move her Escape Pod: next to any Module without an Alien."""
+    allowed = {
+        t for t in st.pos if TILES[t].kind != POD and t not in st.aliens
+    }
+    here = (st.pos[pod], st.rot[pod])
+    return [p for p in _pod_spots(st, pod, allowed) if p != here]
+
+
+def placements(st: State, tile: int) -> list[Placement]:
+    """Legal building positions for a Module or an Escape Pod."""
+    if TILES[tile].kind == POD:
+        return pod_placements(st, tile)
+    return module_placements(st, tile)
+
+
+def control_moves(st: State) -> list[tuple[int, Cell, int]]:
+    """Every (tile, cell, rotation) the Control Room may give a non-Pod, non-Waking Room tile.
+
+    The tile keeps its contents; it must join a Module by facing connectors, every tile must
+    stay reachable from the Waking Room, and the result must differ from the present layout.
+    """
+    out: list[tuple[int, Cell, int]] = []
+    for tile in sorted(st.pos):
+        kind = TILES[tile].kind
+        if kind in (WAKING_ROOM, POD):
+            continue
+        old_cell, old_doors = st.pos[tile], st.doors[tile]
+        reached = _reach(st.cell, st.pos, st.doors, skip=tile)
+        missing = [t for t in st.pos if t != tile and t not in reached]
+        rotations = distinct_rotations(TILES[tile].doors)
+        if not missing:
+            for cell in _frontier(st, skip=tile):
+                for rot, mask in rotations:
+                    if cell == old_cell and mask == old_doors:
+                        continue
+                    if _module_links(st, cell, mask, skip=tile):
+                        out.append((tile, cell, rot))
+            continue
+        # The tile holds the station together: only spots touching the cut-off part can work.
+        near: dict[Cell, None] = {old_cell: None}
+        for t in missing:
+            for c in neighbours(st.pos[t]):
+                if c not in st.cell:
+                    near.setdefault(c, None)
+        cells = dict(st.cell)
+        del cells[old_cell]
+        pos = dict(st.pos)
+        doors = dict(st.doors)
+        for cell in sorted(near, key=lambda c: (c[1], c[0])):
+            for rot, mask in rotations:
+                if cell == old_cell and mask == old_doors:
+                    continue
+                if not _module_links(st, cell, mask, skip=tile):
+                    continue
+                cells[cell] = tile
+                pos[tile] = cell
+                doors[tile] = mask
+                if len(_reach(cells, pos, doors)) == len(pos):
+                    out.append((tile, cell, rot))
+                del cells[cell]
+        # restore nothing: scratch dicts only
+    return out
+
+
+def pods_facing(st: State, tile: int) -> list[int]:
+    """Escape Pods whose connector opens onto ``tile``."""
+    out = []
+    cell = st.pos[tile]
+    for side in SIDES:
+        other = st.cell.get(step(cell, side))
+        if other is not None and TILES[other].kind == POD and st.doors[other] & OPPOSITE[side]:
+            out.append(other)
+    return out
