@@ -301,6 +301,8 @@ class ArgoGame(Game):
             if not p["tm"]:
                 self._drop_pending_log()
             self._auto(events)
+            if seat != self.st.active:
+                self._new_base()
             return events
         if kind == "pass" and st.hold is not None:
             st.hold = [*st.hold, seat]
@@ -313,7 +315,7 @@ class ArgoGame(Game):
             self._new_base()
             return events
         if kind == "timemachine":
-            if st.pending is not None:
+            if st.pending is not None and st.pending["cancel"]:
                 events.append(Event(f"{who(st, st.active)}'s unfinished choice is cancelled by the "
                                     "Time Machine.", kind="cancel"))
                 self._drop_pending_log()
@@ -557,7 +559,7 @@ class ArgoGame(Game):
         st = self.st
         if st.hold is not None or st.window is None:
             return []
-        if st.pending is not None and st.pending["tm"]:
+        if st.pending is not None and (st.pending["tm"] or not st.pending["cancel"]):
             return []
         return self._eligible()
 
