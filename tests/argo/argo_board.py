@@ -69,6 +69,9 @@ def setup(
     track: Iterable[str] = (),
     tokens: Mapping[str, Iterable[str]] | None = None,
     options: Mapping[str, Any] | None = None,
+    scores: Iterable[int] | None = None,
+    activations: Iterable[int] | None = None,
+    escaped: Iterable[int] | None = None,
     begin: bool = False,
 ) -> ArgoGame:
     """A game whose station is ``tiles`` ({"N1": "Corridor-I NS", ...}) besides the Waking Room.
@@ -142,9 +145,9 @@ def setup(
     for where, colours in (tokens or {}).items():
         st.tokens[st.cell[cell_of(where)]] = tuple(COLOURS.index(c) for c in colours)
     st.launched = []
-    st.scores = [0] * n
-    st.activations = [0] * n
-    st.escaped = [0] * n
+    st.scores = list(scores) if scores is not None else [0] * n
+    st.activations = list(activations) if activations is not None else [0] * n
+    st.escaped = list(escaped) if escaped is not None else [0] * n
     st.active = COLOURS.index(active)
     st.turn = n if turn is None else turn
     st.phase = phase

@@ -451,6 +451,7 @@ class ArgoGame(Game):
     def _finish(self, events: list[Event], reason: str) -> None:
         st = self.st
         st.finished = True
+        st.end_reason = reason
         st.phase = "ended"
         st.pending = None
         st.window = None

@@ -1,0 +1,145 @@
+"""The engine contract: JSON, refusals, cancel, undo, notation, view, events."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from argo_board import notations, play, player, setup, where
+
+from bot.engine.argo import ArgoGame
+from bot.engine.core import IllegalAction, format_text
+
+BASE = {"N1": "Corridor-T NES", "N2": "Corridor-I NS", "N1E1": "Corridor-L SW",
+        "E1": "Corridor-L NW"}
+
+
+def roundtrip(game: ArgoGame) -> None:
+    data = game.to_json()
+    text = json.dumps(data)
+    again = ArgoGame.from_json(json.loads(text))
+    assert again.to_json() == data
+    assert again.legal_actions(game.players[0]) == game.legal_actions(game.players[0])
+    assert again.prompt() == game.prompt()
+
+
+def test_json_roundtrip_in_the_middle_of_a_decision_and_of_a_hold():
+    game = setup(BASE, astronauts={"Yellow-Chief": "N1"})
+    play(game, "Blue", "move Grunt N1")
+    assert game.st.pending is not None
+    roundtrip(game)
+    game = ArgoGame.new(["a", "b", "c"], 3, {"tm_wait": 3, "deep_space": "on"})
+    roundtrip(game)
+
+
+@pytest.mark.parametrize("bad", [
+    {"type": "move", "astronaut": 0, "path": [99]},
+    {"type": "move"},
+    {"type": "fly"},
+    {"type": "undo"},
+    {"type": "cancel"},
+    {"type": "pass"},
+    {"type": "timemachine", "do": {"type": "move", "astronaut": 5, "path": [0]}},
+])
+def test_refused_action_changes_nothing(bad):
+    game = setup(BASE, astronauts={"Yellow-Chief": "N1"})
+    before = game.to_json()
+    with pytest.raises(IllegalAction) as info:
+        game.apply(player(game, "Blue"), bad)
+    assert str(info.value).endswith(".")
+    assert game.to_json() == before
+
+
+def test_wrong_player_and_stranger_are_refused():
+    game = setup(BASE)
+    before = game.to_json()
+    move = game.legal_actions(player(game, "Blue"))[0]
+    with pytest.raises(IllegalAction, match="not your turn"):
+        game.apply(player(game, "Yellow"), move)
+    with pytest.raises(IllegalAction, match="not playing"):
+        game.apply("stranger", move)
+    assert game.to_json() == before
+
+
+def test_undo_takes_back_own_actions_within_the_turn():
+    game = setup(BASE, astronauts={"Yellow-Chief": "N1"}, aliens=["N2"])
+    assert "undo" not in notations(game, "Blue")
+    start = game.to_json()
+    events = play(game, "Blue", "move Pilot N1", "push Yellow-Chief N2")
+    assert game.st.scores == [2, 0]
+    assert "undo" in notations(game, "Blue")
+    undo = play(game, "Blue", "undo")
+    assert undo[0].kind == "undo" and undo[0].data["points_delta"] == {"p0": -2}
+    assert game.to_json()["loc"] == start["loc"]
+    assert game.st.scores == [0, 0]
+    assert "undo" not in notations(game, "Blue")
+    assert any(e.kind == "kill" for e in events)
+
+
+def test_undo_stops_at_the_end_of_the_turn():
+    game = setup(BASE, actions_used=1)
+    play(game, "Blue", "move Grunt N1")
+    assert game.view(None)["active_colour"] == "Yellow"
+    assert "undo" not in notations(game, "Yellow")
+
+
+def test_cancel_is_offered_only_before_commit():
+    game = setup(BASE, astronauts={"Yellow-Chief": "N1"})
+    assert "cancel" not in notations(game, "Blue")
+    play(game, "Blue", "move Grunt N1")
+    assert "cancel" in notations(game, "Blue")
+    play(game, "Blue", "push Yellow-Chief N2")
+    assert "cancel" not in notations(game, "Blue")
+    assert where(game, "Yellow-Chief") == "N2"
+
+
+def test_notation_tokens_and_parse():
+    game = ArgoGame.new(["a", "b", "c", "d"], 9, {})
+    who = game.prompt().player
+    texts = [game.notation(a) for a in game.legal_actions(who)]
+    assert len(set(texts)) == len(texts)
+    assert all(len(tok) <= 80 for t in texts for tok in t.split())
+    assert {t.split()[0] for t in texts} <= {"build", "undo"}
+    action = game.legal_actions(who)[0]
+    assert game.parse(who, "  " + game.notation(action).upper() + " ") == action
+    with pytest.raises(IllegalAction):
+        game.parse(who, "fly away")
+
+
+def test_view_is_complete_and_json_safe():
+    game = setup(BASE, astronauts={"Blue-Grunt": "N1"}, aliens=["N2"], tokens={"N1": ["Yellow"]})
+    view = game.view(None)
+    json.dumps(view)
+    for key in ("game", "players", "active", "finished", "tiles", "astronauts", "aliens",
+                "display", "stack_size", "pods", "alien_track", "phase", "turn", "prompt"):
+        assert key in view
+    assert view["game"] == "Argo" and view["finished"] is False
+    assert view["players"][0]["id"] == "p0" and view["players"][0]["colour"] == "Blue"
+    tile = next(t for t in view["tiles"] if t["coord"] == "N1")
+    assert tile["tokens"] == ["Yellow"] and tile["capacity"] == 1
+    assert set(tile["doors"]) == {"N", "E", "S", "W"}
+    wr = next(t for t in view["tiles"] if t["coord"] == "WR")
+    assert wr["capacity"] is None and wr["kind"] == "waking_room"
+    grunt = next(a for a in view["astronauts"] if a["id"] == "Blue-Grunt")
+    assert grunt["coord"] == "N1" and grunt["status"] == "station"
+    assert view["aliens"] == [{"tile": game.st.cell[(0, -2)], "cell": [0, -2], "coord": "N2"}]
+    assert view["prompt"]["player"] == "p0"
+    assert game.view("p1") == view
+
+
+def test_view_never_reveals_the_stack_order():
+    game = ArgoGame.new(["a", "b"], 4, {})
+    other = ArgoGame.from_json(game.to_json())
+    other.st.stack.reverse()
+    assert other.st.stack != game.st.stack
+    assert other.view(None) == game.view(None)
+
+
+def test_events_name_players_by_reference():
+    game = setup(BASE, astronauts={"Yellow-Chief": "N1"}, aliens=["N2"])
+    events = play(game, "Blue", "move Pilot N1", "push Yellow-Chief N2")
+    kill = next(e for e in events if e.kind == "kill")
+    assert "<p:p1>" in kill.text and "<p:p0>" in kill.text
+    assert format_text(kill.text, {"p0": "Ann", "p1": "Bob"}).startswith("Bob's Chief")
+    assert all(e.public for e in events)
+    assert game.result() is None
