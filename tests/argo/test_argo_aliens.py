@@ -145,3 +145,12 @@ def test_full_alien_track_ends_the_game_at_once():
     assert result is not None and result.winners == ()
     assert "Aliens win" in result.text
     assert game.prompt() is None and game.legal_actions(player(game, "Blue")) == []
+
+
+def test_aliens_are_never_pushed_into_pods_or_the_safe_room():
+    tiles = {"N1": "Corridor-I NS", "N2": "Lab NES", "N3": "Safe-Room S", "N2E1": "Pod-1/2 W",
+             "E1": "Corridor-I EW"}
+    game = setup(tiles, aliens=["N1", "N2", "E1"], phase="alien")
+    assert "move Alien N1 N2" not in notations(game, "Blue")
+    assert "move Alien N2 N3" not in notations(game, "Blue")
+    assert not any(n.endswith(" WR") for n in notations(game, "Blue"))

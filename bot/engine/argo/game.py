@@ -372,6 +372,10 @@ class ArgoGame(Game):
                 ctx = rules.run(st, p["seat"], p["root"], choices, p["tm"])
             except rules.NeedDecision as need:
                 options = self._filter(need, p, choices)
+                if not options:
+                    raise RuntimeError(
+                        f"no way to complete {p['root']} after {choices}"
+                    ) from None
                 if len(options) == 1:
                     choices.append(options[0])
                     continue
@@ -416,6 +420,8 @@ class ArgoGame(Game):
                 st.hold = None
                 self._maybe_hold()
             return
+        if not p["cancel"]:
+            return  # the engine's own step (Aliens that cannot move still kill)
         st.window = None
         st.hold = None
         root = p["root"]

@@ -346,17 +346,51 @@ def move_paths(st: State, aid: int) -> list[list[int]]:
     return out
 
 
-def _simple_entry(st: State, aid: int, path: list[int]) -> bool:
-    """True if the Move surely completes without a push or teleport decision that could fail."""
-    last = path[-1]
-    kind = TILES[last].kind
-    if kind == TELEPORTER:
-        return False
-    if last in st.aliens and role(aid) not in (ROBOT, GRUNT):
+def can_enter(
+    st: State,
+    aid: int,
+    tile: int,
+    came_from: int | None,
+    how: str,
+    occ: dict[int, tuple[int, ...]],
+    dead_aliens: frozenset[int] = frozenset(),
+    pushed: frozenset[int] = frozenset(),
+) -> bool:
+    """True if ``aid`` entering ``tile`` can be resolved (mirrors :func:`enter`, no copy).
+
+    ``occ`` overrides the occupants of tiles changed so far along the chain.
+    """
+    kind = TILES[tile].kind
+    if kind == TELEPORTER and how in ("move", "push"):
+        targets = teleport_targets(st, tile)
+        return not targets or any(
+            can_enter(st, aid, t, tile, "teleport", occ, dead_aliens, pushed) for t in targets
+        )
+    here = (*occ.get(tile, st.occ.get(tile, ())), aid)
+    if tile in st.aliens and tile not in dead_aliens and role(aid) != ROBOT:
+        if role(aid) != GRUNT:
+            return True
+        dead_aliens = dead_aliens | {tile}
+    if kind == POD or len(here) <= TILES[tile].capacity:
         return True
-    if kind == POD:
-        return True
-    return len(st.occ.get(last, ())) < TILES[last].capacity
+    targets = [t for t in station.linked(st, tile) if t != came_from]
+    for other in here:
+        if other == aid or other in pushed:
+            continue
+        changed = {**occ, tile: tuple(a for a in here if a != other)}
+        for target in targets:
+            if can_enter(st, other, target, tile, "push", changed, dead_aliens,
+                         pushed | {other}):
+                return True
+    return False
+
+
+def move_feasible(st: State, aid: int, path: list[int]) -> bool:
+    """True if a Move of ``aid`` along ``path`` can be completed."""
+    start = st.loc[aid]
+    occ = {start: tuple(a for a in st.occ[start] if a != aid)}
+    came_from = path[-2] if len(path) > 1 else start
+    return can_enter(st, aid, path[-1], came_from, "move", occ)
 
 
 def movable(st: State, aid: int) -> bool:
@@ -370,12 +404,10 @@ def moves_for(st: State, aid: int) -> list[Action]:
     out: list[Action] = []
     if not movable(st, aid):
         return out
-    actor = owner(aid)
     for path in move_paths(st, aid):
-        base: Action = {"type": "move", "astronaut": aid, "path": path}
-        for action in pilot_variants(st, base, aid, path[-1]):
-            if _simple_entry(st, aid, path) or feasible(st, actor, action):
-                out.append(action)
+        if move_feasible(st, aid, path):
+            base: Action = {"type": "move", "astronaut": aid, "path": path}
+            out.extend(pilot_variants(st, base, aid, path[-1]))
     return out
 
 
@@ -384,6 +416,7 @@ def do_move(ctx: Ctx, action: Action) -> None:
     st = ctx.st
     aid, path = action["astronaut"], action["path"]
     start = st.loc[aid]
+    ctx.pushed = set()  # "pushed at most once" holds within one chain
     _leave(st, aid)
     route = " via ".join(place(st, t) for t in reversed(path))
     ctx.emit(f"{astro(st, aid)} moves from {place(st, start)} to {route}.", "move",
