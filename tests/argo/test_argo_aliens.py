@@ -148,7 +148,7 @@ def test_full_alien_track_ends_the_game_at_once():
 
 
 def test_aliens_are_never_pushed_into_pods_or_the_safe_room():
-    tiles = {"N1": "Corridor-I NS", "N2": "Lab NES", "N3": "Safe-Room S", "N2E1": "Pod-1/2 W",
+    tiles = {"N1": "Corridor-I NS", "N2": "Lab NES", "N3": "Safe-Room NS", "N2E1": "Pod-1/2 W",
              "E1": "Corridor-I EW"}
     game = setup(tiles, aliens=["N1", "N2", "E1"], phase="alien")
     assert "move Alien N1 N2" not in notations(game, "Blue")
