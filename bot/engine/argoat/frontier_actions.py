@@ -38,7 +38,7 @@ from .effects import (
     take_fragment,
     take_from_bank,
 )
-from .geometry import Coord, fmt, forest_spots, frontier_spots, parse
+from .geometry import Coord, fmt, forest_spots, parse
 from .state import DREAM, OVER, PLACE_FOREST, PLACE_FRONTIER, Forest, State
 
 FOREST = "forest"
@@ -174,7 +174,7 @@ def _town(state: State, events: list[Event]) -> None:
     frontier = FRONTIER_BY_KEY[key]
     events.append(Event(f"{player_ref(state.current.id)} draws {frontier.name}.",
                         kind="draw", data={"player": state.current.id, "frontier": key}))
-    if frontier_spots(state.roads, frontier.roads):
+    if state.frontier_spots(frontier.roads):
         state.drawn = key
         state.phase = PLACE_FRONTIER
         return
@@ -188,7 +188,7 @@ def place_actions(state: State) -> list[Action]:
     """Where the drawn frontier, or its Dark Forest, may be placed."""
     if state.phase == PLACE_FRONTIER:
         assert state.drawn is not None
-        spots = frontier_spots(state.roads, FRONTIER_BY_KEY[state.drawn].roads)
+        spots = state.frontier_spots(FRONTIER_BY_KEY[state.drawn].roads)
     else:
         assert state.placed is not None
         spots = [cell for cell, _ in forest_spots(state.roads, state.placed)]

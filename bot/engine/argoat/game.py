@@ -25,7 +25,7 @@ from .data import (
     MIN_PLAYERS,
 )
 from .effects import name_at
-from .geometry import fmt
+from .geometry import Coord, fmt
 from .notation import notation as _notation
 from .setup import new_state
 from .state import DRAFT, DREAM, OFFER, OVER, PLACE_FOREST, PLACE_FRONTIER, TURN, State
@@ -65,6 +65,7 @@ class ArgoatGame(Game):
         self._cache: dict[str, list[Action]] = {}
         self._cache_version = -1
         self._prompt: tuple[int, Prompt | None] = (-1, None)
+        self._turn_prompts: dict[tuple[str, Coord, bool, bool], Prompt] = {}
 
     # -- construction and JSON -----------------------------------------------------------
 
@@ -113,21 +114,31 @@ class ArgoatGame(Game):
             self._prompt = (self._version, prompt)
         return prompt
 
+    def _turn_prompt(self) -> Prompt:
+        s = self._s
+        me = s.current
+        who = player_ref(me.id)
+        here = name_at(s, me.pos)
+        if not s.move.moved:
+            text = (f"{who}, it is your turn on {here} ({fmt(me.pos)}): move one space "
+                    "(required), and trade or use Items whenever you like.")
+        else:
+            text = (f"{who} is on {here} ({fmt(me.pos)}): move on if you can, trade or use "
+                    f"Items, or end your turn to resolve {here}'s action.")
+        return Prompt(me.id, text, private=bool(me.items))
+
     def _make_prompt(self) -> Prompt | None:
         s = self._s
         if s.phase == OVER:
             return None
         me = s.current
-        who = player_ref(me.id)
-        here = name_at(s, me.pos)
         if s.phase == TURN:
-            if not s.move.moved:
-                text = (f"{who}, it is your turn on {here} ({fmt(me.pos)}): move one space "
-                        "(required), and trade or use Items whenever you like.")
-            else:
-                text = (f"{who} is on {here} ({fmt(me.pos)}): move on if you can, trade or use "
-                        f"Items, or end your turn to resolve {here}'s action.")
-            return Prompt(me.id, text, private=bool(me.items))
+            key = (me.id, me.pos, s.move.moved, bool(me.items))
+            prompt = self._turn_prompts.get(key)
+            if prompt is None:
+                prompt = self._turn_prompts[key] = self._turn_prompt()
+            return prompt
+        who = player_ref(me.id)
         if s.phase == DRAFT:
             assert s.trade is not None
             terms = trades.describe(me.id, s.trade[0], s.trade[1])
@@ -213,7 +224,8 @@ class ArgoatGame(Game):
 
     def apply(self, player: str, action: Action) -> list[Event]:
         """Perform a legal action; IllegalAction (and no change at all) otherwise."""
-        if action not in self.legal_actions(player):
+        self.legal_actions(player)
+        if action not in self._cache[player]:
             raise IllegalAction(self._why(player, action))
         s = self._s
         kind = action["type"]

@@ -25,26 +25,21 @@ def can_ride_bleina(state: State) -> bool:
     return move.free_bleina or seat.emeralds >= 1
 
 
-def bleina_length(state: State) -> int:
-    """Spaces a Bleina ride covers now: two before moving, one after moving."""
-    return 2 if state.move.steps == 0 else 1
-
-
 def move_actions(state: State) -> list[Action]:
     """Every movement action open to the active player."""
-    actions: list[Action] = []
     move = state.move
-    pos = state.current.pos
-    first = state.exits(pos)
+    seat = state.current
+    first = state.exits(seat.pos)
+    actions: list[Action] = []
     if not move.over and not move.bleina_used and move.steps < move.max_steps:
-        actions.extend({"type": "move", "dir": side} for side, _ in first)
+        actions = [{"type": "move", "dir": side} for side, _ in first]
     if can_ride_bleina(state):
-        if bleina_length(state) == 1:
-            actions.extend({"type": "bleina", "path": [side]} for side, _ in first)
-        else:
-            for side, cell in first:
-                actions.extend({"type": "bleina", "path": [side, side2]}
-                               for side2, _ in state.exits(cell))
+        if move.steps:  # after moving: one extra space
+            actions += [{"type": "bleina", "path": [side]} for side, _ in first]
+        else:  # before moving: two spaces instead of one
+            exits = state.exits
+            actions += [{"type": "bleina", "path": [side, side2]}
+                        for side, cell in first for side2, _ in exits(cell)]
     return actions
 
 

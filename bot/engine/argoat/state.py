@@ -15,7 +15,7 @@ from .data import (
     MARKERS_PER_PLAYER,
     TOWN_KEY,
 )
-from .geometry import Coord, exits
+from .geometry import Coord, exits, frontier_spots
 
 TURN = "turn"
 """Phase: the active player moves, uses Items, trades, and finally ends the turn."""
@@ -132,6 +132,7 @@ class State:
     roads: dict[Coord, str] = field(default_factory=dict)
     """Derived: the road sides of every card on the map (frontiers and forests)."""
     _exits: dict[Coord, list[tuple[str, Coord]]] = field(default_factory=dict, repr=False)
+    _spots: dict[str, list[Coord]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self.rebuild_roads()
@@ -142,18 +143,28 @@ class State:
         roads.update({at: f.road for at, f in self.forests.items()})
         self.roads = roads
         self._exits = {}
+        self._spots = {}
 
     def place_frontier(self, at: Coord, key: str) -> None:
         """Put a frontier card on the map."""
         self.frontiers[at] = key
         self.roads[at] = FRONTIER_BY_KEY[key].roads
         self._exits = {}
+        self._spots = {}
 
     def place_forest(self, forest: Forest) -> None:
         """Put a Dark Forest card on the map."""
         self.forests[forest.at] = forest
         self.roads[forest.at] = forest.road
         self._exits = {}
+        self._spots = {}
+
+    def frontier_spots(self, card_roads: str) -> list[Coord]:
+        """Every cell where a frontier with roads ``card_roads`` may be placed now, sorted."""
+        found = self._spots.get(card_roads)
+        if found is None:
+            found = self._spots[card_roads] = frontier_spots(self.roads, card_roads)
+        return found
 
     def exits(self, at: Coord) -> list[tuple[str, Coord]]:
         """The sides of ``at`` whose road leads to a placed card, with that card's cell."""
