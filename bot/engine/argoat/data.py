@@ -123,7 +123,9 @@ WASTELAND = "wasteland"
 PALACE = "palace"
 TRAIL = "trail"
 
-_FRAGMENT_TEXT = "Take the Fragment of {} from the Reliquary if you do not already have it."
+_FRAGMENT_TEXT = (
+    "Take the Knowledge of {} (a Fragment) from the Reliquary unless you already have it."
+)
 
 FRONTIERS: tuple[Frontier, ...] = (
     Frontier(
