@@ -211,3 +211,10 @@ def test_deep_space_variant():
     game = setup(TELE, astronauts={"Blue-Chief": "N1"}, options={"deep_space": "on"})
     play(game, "Blue", "move Chief N2")
     assert where(game, "Blue-Chief") == "S2"
+
+
+def test_grunt_teleported_onto_an_alien_kills_it():
+    game = setup(TELE, astronauts={"Blue-Grunt": "N1"}, aliens=["S2"])
+    play(game, "Blue", "move Grunt N2", "teleport S2")
+    assert where(game, "Blue-Grunt") == "S2" and alien_cells(game) == []
+    assert game.st.scores == [1, 0]

@@ -93,3 +93,10 @@ def test_move_without_the_announced_choice_is_refused():
     with pytest.raises(IllegalAction):
         game.apply("p0", {"type": "move", "astronaut": 3, "path": [pod]})
     assert game.to_json() == before
+
+
+def test_pilot_may_turn_the_pod_in_place_towards_another_module():
+    tiles = dict(PODS, N3="Corridor-T NES", N3E1="Corridor-L NW", N4E1="Corridor-L SW")
+    game = setup(tiles, astronauts={"Blue-Pilot": "N3"})
+    options = notations(game, "Blue")
+    assert "move Pilot N4 relocate N4 doors-E" in options

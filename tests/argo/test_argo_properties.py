@@ -16,6 +16,10 @@ from bot.engine.argo.state import ESCAPED, TRACK
 from bot.engine.argo.station import connected
 from bot.engine.core import SYSTEM, TIMEOUT, Action
 
+VERBS = {"move", "push", "kill", "teleport", "build", "activate", "timemachine", "pass",
+         "cancel", "undo"}
+"""The ten first tokens of every notation."""
+
 STEP_CAP = 4000
 """Safety net of the test driver only: the engine itself never caps a game."""
 
@@ -89,6 +93,7 @@ def random_game(
         texts = [game.notation(a) for a in options]
         assert len(set(texts)) == len(texts)
         assert all(0 < len(tok) <= 80 for t in texts for tok in t.split())
+        assert {t.split()[0] for t in texts} <= VERBS
         plain = [a for a in options if a["type"] not in ("undo", "cancel")]
         action = rng.choice(plain if plain and rng.random() > 0.04 else options)
         tally(game.apply(who, action), earned)

@@ -117,11 +117,8 @@ def module_placements(st: State, tile: int) -> list[Placement]:
 def _pod_spots(st: State, pod: int, allowed: set[int] | dict[int, int]) -> list[Placement]:
     """Cells and rotations that join ``pod``'s connector to a Module in ``allowed``."""
     out = []
-    free = st.pos.get(pod)
     rotations = distinct_rotations(TILES[pod].doors)
-    for cell in _frontier(st):
-        if cell in st.cell and cell != free:
-            continue
+    for cell in _frontier(st, skip=pod if pod in st.pos else None):
         for rot, mask in rotations:
             side = mask  # a pod has exactly one connector
             other = st.cell.get(step(cell, side))
