@@ -30,6 +30,7 @@ ITEM_WORDS = re.compile(
     r"\b(" + "|".join([k for k in ITEM_KEYS] + [ITEM_BY_KEY[k].name for k in ITEM_KEYS])
     + r")\b", re.IGNORECASE)
 FOREST_WORDS = re.compile(r"\b(Eden|Hollow)\b")
+BACKWARDS = frozenset({"undo", "cancel", "withdraw", "decline"})
 
 
 def item_words(text: str) -> set[str]:
@@ -143,7 +144,10 @@ def play(players: list[str], seed: int, difficulty: str, actions: int,
         if checks:
             check_choices(game)
         player = rng.choice(prompt.deciders())
-        action = rng.choice(game.legal_actions(player))
+        legal = game.legal_actions(player)
+        if rng.random() < 0.75:  # take-backs are legal too, but mostly let play go on
+            legal = [a for a in legal if a["type"] not in BACKWARDS] or legal
+        action = rng.choice(legal)
         if checks and step % 25 == 0:
             before = json.dumps(game.to_json())
             with pytest.raises(IllegalAction):
