@@ -143,3 +143,22 @@ def test_events_name_players_by_reference():
     assert format_text(kill.text, {"p0": "Ann", "p1": "Bob"}).startswith("Bob's Chief")
     assert all(e.public for e in events)
     assert game.result() is None
+
+
+def test_refusals_say_why():
+    game = setup(BASE, turn=1)
+    who = player(game, "Blue")
+    with pytest.raises(IllegalAction, match="only action is a Move"):
+        game.apply(who, {"type": "activate", "module": 0})
+    game = setup(BASE)
+    move = game.parse(who, "move Grunt N1")
+    game.apply(who, move)
+    with pytest.raises(IllegalAction, match="already made a Move"):
+        game.apply(who, {"type": "move", "astronaut": 0, "path": [0]})
+    with pytest.raises(IllegalAction, match="must move an Astronaut"):
+        game.apply(who, {"type": "build", "tile": 1, "cell": [5, 5], "rot": 0})
+
+
+def test_shuffled_stack_differs_between_seeds():
+    displays = {tuple(ArgoGame.new(["a", "b"], s, {}).st.display) for s in range(8)}
+    assert len(displays) > 1

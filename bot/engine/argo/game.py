@@ -344,11 +344,36 @@ class ArgoGame(Game):
             if seat != st.active:
                 return f"It is not your turn: {who(st, st.active)} is playing."
             return "You have nothing to decide right now; please wait."
+        reason = self._reason(seat, action)
         try:
-            text = self.notation(action)
-        except (KeyError, IndexError, TypeError, ValueError):
-            text = str(action.get("type", "that"))
-        return f"'{text}' is not a legal choice for you right now."
+            text = f"'{self.notation(action)}'"
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            text = "That"
+        return f"{text} is not a legal choice for you right now{reason}."
+
+    def _reason(self, seat: int, action: Action) -> str:
+        """A hint on why ``action`` is refused (empty if none applies)."""
+        st = self.st
+        kind = action.get("type") if isinstance(action, dict) else None
+        if st.pending is not None and st.pending["seat"] == seat:
+            return ": finish or cancel the choice in progress first"
+        if st.hold is not None:
+            return ": the game is waiting for Time Machine decisions"
+        if seat != st.active:
+            return ": you may only use the Time Machine out of turn"
+        expected = {"alien": "move an Alien", "build": "build a tile",
+                    "actions": "move an Astronaut or activate a Module"}.get(st.phase, "")
+        wrong_build = kind == "build" and st.phase != "build"
+        wrong_activate = kind == "activate" and st.phase != "actions"
+        if wrong_build or wrong_activate:
+            return f": now you must {expected}"
+        if kind == "activate" and st.turn < st.n:
+            return ": in the first round the only action is a Move"
+        if kind == "move" and action.get("astronaut") in st.moved:
+            return ": that Astronaut has already made a Move this turn"
+        if kind == "undo":
+            return ": there is nothing of yours to take back since the last barrier"
+        return ""
 
     def _clear(self) -> None:
         self._cache.clear()
