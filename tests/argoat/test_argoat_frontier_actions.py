@@ -327,3 +327,39 @@ def test_a_forest_you_already_marked_does_nothing() -> None:
     act(game, "ann", "end")
     assert game.state.seat("ann").emeralds == 2
     assert game.state.forests[(0, 2)].markers == ["ann"]
+
+
+def test_a_dreamt_labous_snowfields_calls_a_bleina_to_the_hill() -> None:
+    game, side = beside_town("hill")
+    setup(game, "ann", emeralds=2)
+    stack(game, discovery=["snowfields"])
+    act(game, "ann", f"move {side}")
+    act(game, "ann", "end pay")
+    assert notations(game, "ann") == ["end 0,0"]
+    act(game, "ann", "end 0,0")
+    assert game.state.bleinas == [game.state.seat("ann").pos]
+    assert game.state.discovery[-1] == "snowfields"
+
+
+def test_a_dreamt_unmarked_trail_leads_to_any_trail_on_the_map() -> None:
+    game = scenario({"0,0": "town", "1,0": "hill", "-1,0": "trail_2"})
+    setup(game, "ann", emeralds=2)
+    stack(game, discovery=["trail_3"])
+    act(game, "ann", "move E")
+    act(game, "ann", "end pay")
+    assert notations(game, "ann") == ["end -1,0", "end stay"]
+    act(game, "ann", "end -1,0")
+    assert game.state.seat("ann").pos == (-1, 0)
+
+
+def test_a_dreamt_fountain_sells_a_fragment_and_sends_you_home() -> None:
+    game, side = beside_town("hill")
+    setup(game, "ann", emeralds=3)
+    stack(game, discovery=["fountain"])
+    act(game, "ann", f"move {side}")
+    act(game, "ann", "end pay")
+    assert "end Ruler" in notations(game, "ann") and "end pass" in notations(game, "ann")
+    events = act(game, "ann", "end Ruler")
+    ann = game.state.seat("ann")
+    assert ann.fragments == ["ruler"] and ann.emeralds == 0 and ann.pos == (0, 0)
+    assert "draw" not in kinds(events) and game.state.current.id == "bob"

@@ -195,3 +195,17 @@ def test_no_trade_without_anything_to_trade() -> None:
     for seat in game.state.seats:
         setup(game, seat.id, emeralds=0)
     assert not [n for n in notations(game, "ann") if n.startswith("trade")]
+
+
+def test_asking_to_explore_the_partners_dark_forest() -> None:
+    game = scenario(FOREST_MAP, forests=FORESTS)
+    marker(game, "0,3", "bob")
+    act(game, "ann", "trade Blue")
+    assert "trade ask explore 0,3" in notations(game, "ann")
+    act(game, "ann", "trade ask explore 0,3")
+    act(game, "ann", "trade give emerald")
+    act(game, "ann", "trade propose")
+    events = act(game, "bob", "accept")
+    assert game.state.forests[(0, 3)].markers == ["bob", "ann"]
+    assert texts(events, "ann") == ["The Dark Forest at 0,3 hides Eden."]
+    assert game.view("ann")["you"]["peeks"] == [{"at": "0,3", "content": "Eden"}]

@@ -194,10 +194,11 @@ def describe(proposer: str, partner: str, parts: list[Part], names: bool = False
 
 def public_data(parts: list[Part]) -> dict[str, Any]:
     """The trade's terms without any secret (Item counts only)."""
-    def side(s: str) -> dict[str, Any]:
+    def terms(s: str) -> dict[str, Any]:
+        """What one side gives."""
         return {"emeralds": _count(parts, s, EMERALD), "fragments": _which(parts, s, FRAGMENT),
                 "explore": _which(parts, s, EXPLORE), "items": _count(parts, s, ITEM)}
-    return {"give": side(GIVE), "ask": side(ASK)}
+    return {"give": terms(GIVE), "ask": terms(ASK)}
 
 
 def execute(state: State, chosen: list[str], events: list[Event]) -> None:
