@@ -454,8 +454,10 @@ class ArgoGame(Game):
             root["type"] == "move" and "astronaut" in root
         )
         if action_phase and st.actions_used == 1 and st.actions_allowed() == 2:
-            st.window = "between"
-            self._maybe_hold()
+            self._clear()
+            if self._phase_options():  # there is a second action to come
+                st.window = "between"
+                self._maybe_hold()
 
     # ----- turn flow ------------------------------------------------------------------------
 

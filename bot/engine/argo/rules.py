@@ -532,7 +532,7 @@ def build(ctx: Ctx, action: Action) -> None:
              cell=list(cell), rot=action["rot"])
     if ctx.revealed:
         ctx.emit(f"{TILES[st.display[index]].name} ({TILES[st.display[index]].token}) is turned "
-                 "face up.", "reveal", tile=st.display[index])
+                 "face up.", "reveal", tile=st.display[index], barrier=True)
     if info.alien and len(st.aliens) < MAX_ALIENS:
         st.aliens = tuple(sorted((*st.aliens, tile)))
         ctx.emit(f"An Alien appears in {place(st, tile)}.", "alien", to=tile, new=True)
