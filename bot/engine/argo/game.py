@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from bot.engine.argo import rules
+from bot.engine.argo import building, effects, legal, modules, movement, resolution
 from bot.engine.argo.data import (
     CORE_ROOM,
     MODULE_IDS,
@@ -394,8 +394,8 @@ class ArgoGame(Game):
         choices = list(p["choices"])
         while True:
             try:
-                ctx = rules.run(st, p["seat"], p["root"], choices, p["tm"])
-            except rules.NeedDecision as need:
+                ctx = resolution.run(st, p["seat"], p["root"], choices, p["tm"])
+            except effects.NeedDecision as need:
                 options = self._filter(need, p, choices)
                 if not options:
                     raise RuntimeError(
@@ -417,21 +417,21 @@ class ArgoGame(Game):
         self._revealed = self._revealed or ctx.revealed
         self._after_commit(p, events)
 
-    def _filter(self, need: rules.NeedDecision, p: dict[str, Any],
+    def _filter(self, need: effects.NeedDecision, p: dict[str, Any],
                 choices: list[Action]) -> list[Action]:
         if need.safe or need.checked:
             return need.options
         return [o for o in need.options
-                if rules.feasible(self.st, p["seat"], p["root"], [*choices, o])]
+                if resolution.feasible(self.st, p["seat"], p["root"], [*choices, o])]
 
     def _pending_options(self) -> list[Action]:
         if "pending" not in self._cache:
             p = self.st.pending
             assert p is not None
             try:
-                rules.run(self.st, p["seat"], p["root"], list(p["choices"]), p["tm"])
+                resolution.run(self.st, p["seat"], p["root"], list(p["choices"]), p["tm"])
                 options: list[Action] = []
-            except rules.NeedDecision as need:
+            except effects.NeedDecision as need:
                 options = self._filter(need, p, list(p["choices"]))
             self._cache["pending"] = options
         return list(self._cache["pending"])
@@ -469,7 +469,7 @@ class ArgoGame(Game):
         st.moved = ()
         st.window = None
         st.hold = None
-        if not any(rules.movable(st, a) for a in st.team(seat)):
+        if not any(movement.movable(st, a) for a in st.team(seat)):
             self._finish(events, f"{who(st, seat)} has no Astronaut left who can move.")
             return
         st.core_start = tuple(
@@ -511,7 +511,7 @@ class ArgoGame(Game):
             if st.phase == "build":
                 if self._phase_options():
                     return
-                if rules.supply_left(st):
+                if building.supply_left(st):
                     events.append(Event("No tile can be placed anywhere: building is over.",
                                         kind="build"))
                 st.phase = "actions"
@@ -530,7 +530,7 @@ class ArgoGame(Game):
 
     def _end_turn(self, events: list[Event]) -> None:
         st = self.st
-        ctx = rules.run(st, st.active, {"type": "endturn"}, [])
+        ctx = resolution.run(st, st.active, {"type": "endturn"}, [])
         self.st = st = ctx.st
         self._clear()
         events.extend(ctx.events)
@@ -550,16 +550,16 @@ class ArgoGame(Game):
         if "phase" not in self._cache:
             st = self.st
             if st.phase == "alien":
-                options = rules.alien_moves(st)
+                options = legal.alien_moves(st)
             elif st.phase == "build":
-                options = rules.build_options(st)
+                options = building.build_options(st)
             elif st.phase == "actions" and st.actions_used < st.actions_allowed():
                 options = []
                 for aid in st.team(st.active):
                     if aid not in st.moved:
-                        options.extend(rules.moves_for(st, aid))
+                        options.extend(movement.moves_for(st, aid))
                 if st.turn >= st.n:
-                    options.extend(rules.activation_options(st, st.active))
+                    options.extend(legal.activation_options(st, st.active))
             else:
                 options = []
             self._cache["phase"] = options
@@ -574,7 +574,7 @@ class ArgoGame(Game):
             if st.window is None or seat == st.active:
                 self._cache[key] = []
             else:
-                self._cache[key] = rules.time_machine_options(st, seat)
+                self._cache[key] = legal.time_machine_options(st, seat)
         return list(self._cache[key])
 
     def _eligible(self) -> list[int]:
@@ -582,7 +582,7 @@ class ArgoGame(Game):
         st = self.st
         if st.window is None:
             return []
-        tm = rules.time_machine_tile(st)
+        tm = modules.time_machine_tile(st)
         if tm is None:
             return []
         seats = sorted({a // TEAM_SIZE for a in st.occ.get(tm, ())} - {st.active})

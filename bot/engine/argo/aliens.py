@@ -1,0 +1,70 @@
+"""Aliens: moving and pushing them in the Alien phase, and their killing."""
+
+from __future__ import annotations
+
+from bot.engine.argo import station
+from bot.engine.argo.data import (
+    ALIEN_FORBIDDEN,
+    TILES,
+)
+from bot.engine.argo.effects import Ctx, Infeasible, alien_arrives, kill_choice
+from bot.engine.argo.state import State
+from bot.engine.argo.text import place, who
+
+AlienId = int
+
+
+def alien_kills(ctx: Ctx) -> None:
+    """Every Alien on a tile with Astronauts kills one of them (Alien phase)."""
+    st = ctx.st
+    for tile in sorted(st.aliens, key=lambda t: (st.pos[t][1], st.pos[t][0])):
+        if tile in st.aliens:
+            kill_choice(ctx, tile, safe=True)
+
+
+def alien_targets(st: State, tile: int, came_from: int | None = None) -> list[int]:
+    """Tiles an Alien on ``tile`` may enter (connected, not Waking Room, Pod or Safe Room)."""
+    return [
+        t for t in station.linked(st, tile)
+        if t != came_from and TILES[t].kind not in ALIEN_FORBIDDEN
+    ]
+
+
+def _alien_id(ctx: Ctx, tile: int) -> AlienId:
+    if not ctx.alien_ids:
+        ctx.alien_ids = {t: t for t in ctx.st.aliens}
+    return ctx.alien_ids[tile]
+
+
+def move_alien(ctx: Ctx, src: int, dst: int) -> None:
+    """Move the Alien on ``src`` to ``dst``, pushing any Alien there (Alien phase)."""
+    st = ctx.st
+    ident = _alien_id(ctx, src)
+    st.aliens = tuple(t for t in st.aliens if t != src)
+    del ctx.alien_ids[src]
+    ctx.emit(f"{who(st, ctx.actor)} moves the Alien from {place(st, src)} to {place(st, dst)}.",
+             "alien", frm=src, to=dst)
+    _alien_enters(ctx, ident, dst, came_from=src)
+
+
+def _alien_enters(ctx: Ctx, ident: AlienId, tile: int, came_from: int) -> None:
+    """Alien ``ident`` enters ``tile``; an Alien already there is pushed on (each only once)."""
+    st = ctx.st
+    if tile in st.aliens:
+        other = _alien_id(ctx, tile)
+        if other in ctx.alien_pushed:
+            raise Infeasible()
+        ctx.alien_pushed.add(other)
+        options = [{"type": "push", "alien": 1, "to": t} for t in alien_targets(st, tile, came_from)]
+        choice = ctx.choose(options, f"{who(st, ctx.actor)}: choose where the Alien in "
+                            f"{place(st, tile)} is pushed.")
+        target = choice["to"]
+        ctx.emit(f"The Alien in {place(st, tile)} is pushed to {place(st, target)}.", "alien",
+                 frm=tile, to=target, pushed=True)
+        ctx.alien_ids[tile] = ident
+        alien_arrives(ctx, tile)
+        _alien_enters(ctx, other, target, came_from=tile)
+        return
+    st.aliens = tuple(sorted((*st.aliens, tile)))
+    ctx.alien_ids[tile] = ident
+    alien_arrives(ctx, tile)

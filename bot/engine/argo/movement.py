@@ -1,0 +1,207 @@
+"""Astronaut movement: entering tiles, pushing, Teleporters, the Explorer's paths, the Pilot."""
+
+from __future__ import annotations
+
+from bot.engine.argo import station
+from bot.engine.argo.data import (
+    EXPLORER,
+    GRUNT,
+    PILOT,
+    POD,
+    ROBOT,
+    TELEPORTER,
+    TILES,
+    WAKING_ROOM_ID,
+)
+from bot.engine.argo.effects import Ctx, kill_alien, kill_astronaut, launch, leave, put
+from bot.engine.argo.geometry import label
+from bot.engine.argo.state import State
+from bot.engine.argo.text import astro, place, role, who
+from bot.engine.core import Action
+
+
+def teleport_targets(st: State, tile: int) -> list[int]:
+    """Where an Astronaut entering Teleporter ``tile`` may go (empty: lost in deep space)."""
+    others = [t for t in st.pos if TILES[t].kind == TELEPORTER and t != tile]
+    if st.deep_space:
+        return others
+    return [*others, WAKING_ROOM_ID]
+
+
+def pilot_variants(st: State, base: Action, aid: int, target: int) -> list[Action]:
+    """``base`` (a move or push) with the Pilot's announced choice when she enters an empty Pod."""
+    if role(aid) != PILOT or TILES[target].kind != POD or st.occ.get(target):
+        return [base]
+    out = [{**base, "pilot": "stay"}, {**base, "pilot": "leave"}]
+    for cell, rot in station.pod_relocations(st, target):
+        out.append({**base, "pilot": "relocate", "cell": [cell[0], cell[1]], "rot": rot})
+    return out
+
+
+def enter(
+    ctx: Ctx, aid: int, tile: int, came_from: int | None, how: str, choice: Action | None = None
+) -> None:
+    """``aid`` (already off his old tile) enters ``tile`` by ``how`` (move/push/teleport/lab)."""
+    st = ctx.st
+    kind = TILES[tile].kind
+    if kind == TELEPORTER and how in ("move", "push"):
+        targets = teleport_targets(st, tile)
+        if not targets:
+            put(st, aid, tile)
+            kill_astronaut(ctx, aid, f"enters {place(st, tile)} and is lost in deep space")
+            return
+        options = [{"type": "teleport", "to": t} for t in targets]
+        chosen = ctx.choose(options, f"{who(st, ctx.actor)}: choose where {astro(st, aid)} "
+                            "is teleported.")["to"]
+        ctx.emit(f"{astro(st, aid)} is teleported from {place(st, tile)} to "
+                 f"{place(st, chosen)}.", "teleport", astronaut=aid, frm=tile, to=chosen)
+        enter(ctx, aid, chosen, came_from=tile, how="teleport")
+        return
+    put(st, aid, tile)
+    if tile in st.aliens and role(aid) != ROBOT:
+        if role(aid) == GRUNT:
+            kill_alien(ctx, tile, f"is killed by {astro(st, aid)}")
+        else:
+            kill_astronaut(ctx, aid, f"meets the Alien in {place(st, tile)} and is killed")
+            return
+    if kind == POD:
+        seat = len(st.occ[tile]) - 1
+        ctx.emit(f"{astro(st, aid)} takes the {TILES[tile].seats[seat]}-point seat of "
+                 f"{place(st, tile)}.", "seat", astronaut=aid, pod=tile, seat=seat)
+        if len(st.occ[tile]) >= TILES[tile].capacity:
+            launch(ctx, tile, "full")
+            return
+        if role(aid) == PILOT and seat == 0 and choice is not None:
+            decision = choice.get("pilot", "stay")
+            if decision == "leave":
+                ctx.emit(f"{astro(st, aid)} chooses to leave alone.", "pilot", choice="leave")
+                launch(ctx, tile, f"with {astro(st, aid)} alone")
+            elif decision == "relocate":
+                cell = (choice["cell"][0], choice["cell"][1])
+                st.place(tile, cell, choice["rot"])
+                ctx.emit(f"{astro(st, aid)} flies the Escape Pod to {label(cell)}.", "pilot",
+                         choice="relocate", pod=tile, cell=list(cell))
+            else:
+                ctx.emit(f"{astro(st, aid)} chooses to stay aboard.", "pilot", choice="stay")
+        return
+    if len(st.occ[tile]) > TILES[tile].capacity:
+        push_out(ctx, tile, aid, came_from)
+
+
+def push_out(ctx: Ctx, tile: int, entrant: int, came_from: int | None) -> None:
+    """``tile`` is over capacity: the actor pushes someone out (never back to ``came_from``)."""
+    st = ctx.st
+    movers = [a for a in st.occ[tile] if a != entrant and a not in ctx.pushed]
+    targets = [t for t in station.linked(st, tile) if t != came_from]
+    options: list[Action] = []
+    for a in movers:
+        for t in targets:
+            options.extend(pilot_variants(st, {"type": "push", "astronaut": a, "to": t}, a, t))
+    choice = ctx.choose(options, f"{who(st, ctx.actor)}: {place(st, tile)} is full: choose who "
+                        "is pushed out, and where.")
+    aid, target = choice["astronaut"], choice["to"]
+    ctx.pushed.add(aid)
+    leave(st, aid)
+    ctx.emit(f"{astro(st, aid)} is pushed from {place(st, tile)} to {place(st, target)}.",
+             "push", astronaut=aid, frm=tile, to=target)
+    enter(ctx, aid, target, came_from=tile, how="push", choice=choice)
+
+
+def move_paths(st: State, aid: int) -> list[list[int]]:
+    """Tile paths a Move may take: one step, or up to two for the Explorer.
+
+    The Explorer's first step must be a tile she can walk through: not a Teleporter, a Pod or
+    a tile with an Alien (those end her Move), and she does not return to her start.
+    """
+    start = st.loc[aid]
+    out = []
+    for first in station.linked(st, start):
+        out.append([first])
+        if (
+            role(aid) == EXPLORER
+            and TILES[first].kind not in (TELEPORTER, POD)
+            and first not in st.aliens
+        ):
+            for second in station.linked(st, first):
+                if second != start:
+                    out.append([first, second])
+    return out
+
+
+def can_enter(
+    st: State,
+    aid: int,
+    tile: int,
+    came_from: int | None,
+    how: str,
+    occ: dict[int, tuple[int, ...]],
+    dead_aliens: frozenset[int] = frozenset(),
+    pushed: frozenset[int] = frozenset(),
+) -> bool:
+    """True if ``aid`` entering ``tile`` can be resolved (mirrors :func:`enter`, no copy).
+
+    ``occ`` overrides the occupants of tiles changed so far along the chain.
+    """
+    kind = TILES[tile].kind
+    if kind == TELEPORTER and how in ("move", "push"):
+        targets = teleport_targets(st, tile)
+        return not targets or any(
+            can_enter(st, aid, t, tile, "teleport", occ, dead_aliens, pushed) for t in targets
+        )
+    here = (*occ.get(tile, st.occ.get(tile, ())), aid)
+    if tile in st.aliens and tile not in dead_aliens and role(aid) != ROBOT:
+        if role(aid) != GRUNT:
+            return True
+        dead_aliens = dead_aliens | {tile}
+    if kind == POD or len(here) <= TILES[tile].capacity:
+        return True
+    targets = [t for t in station.linked(st, tile) if t != came_from]
+    for other in here:
+        if other == aid or other in pushed:
+            continue
+        changed = {**occ, tile: tuple(a for a in here if a != other)}
+        for target in targets:
+            if can_enter(st, other, target, tile, "push", changed, dead_aliens,
+                         pushed | {other}):
+                return True
+    return False
+
+
+def move_feasible(st: State, aid: int, path: list[int]) -> bool:
+    """True if a Move of ``aid`` along ``path`` can be completed."""
+    start = st.loc[aid]
+    occ = {start: tuple(a for a in st.occ[start] if a != aid)}
+    came_from = path[-2] if len(path) > 1 else start
+    return can_enter(st, aid, path[-1], came_from, "move", occ)
+
+
+def movable(st: State, aid: int) -> bool:
+    """True if the Astronaut stands on a Module (not dead, escaped or seated in a Pod)."""
+    tile = st.loc[aid]
+    return tile >= 0 and TILES[tile].kind != POD
+
+
+def moves_for(st: State, aid: int) -> list[Action]:
+    """Every complete Move action of one Astronaut."""
+    out: list[Action] = []
+    if not movable(st, aid):
+        return out
+    for path in move_paths(st, aid):
+        if move_feasible(st, aid, path):
+            base: Action = {"type": "move", "astronaut": aid, "path": path}
+            out.extend(pilot_variants(st, base, aid, path[-1]))
+    return out
+
+
+def do_move(ctx: Ctx, action: Action) -> None:
+    """Carry out one Move of an Astronaut along its path."""
+    st = ctx.st
+    aid, path = action["astronaut"], action["path"]
+    start = st.loc[aid]
+    ctx.pushed = set()  # "pushed at most once" holds within one chain
+    leave(st, aid)
+    route = " via ".join(place(st, t) for t in reversed(path))
+    ctx.emit(f"{astro(st, aid)} moves from {place(st, start)} to {route}.", "move",
+             astronaut=aid, frm=start, path=list(path))
+    enter(ctx, aid, path[-1], came_from=path[-2] if len(path) > 1 else start, how="move",
+          choice=action)
