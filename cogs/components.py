@@ -34,7 +34,6 @@ class LobbyButton(
 ):
     """Join / Leave / Start on a lobby message."""
 
-
     def __init__(self, action: str, table_id: int) -> None:
         super().__init__(
             discord.ui.Button(
@@ -221,7 +220,7 @@ class ChoicesButton(
                 custom_id=f"pc:{table_id}:{version}:{kind}",
             )
         )
-        self.table_id, self.version = table_id, version
+        self.table_id, self.version, self.kind = table_id, version, kind
 
     @classmethod
     async def from_custom_id(
@@ -230,7 +229,9 @@ class ChoicesButton(
         return cls(int(match["table"]), int(match["ver"]), match["kind"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _ui(interaction).open_private_picker(interaction, self.table_id, self.version)
+        await _ui(interaction).open_private_picker(
+            interaction, self.table_id, self.version, out_of_turn=self.kind == "o"
+        )
 
 
 ALL_ITEMS = (LobbyButton, AbandonButton, PickButton, PickSelect, NavButton, ChoicesButton)

@@ -98,16 +98,16 @@ class ActionTree:
         return Step(tuple(path), tokens, self._options(tokens))
 
     def matching(self, text: str, limit: int = 25) -> list[str]:
-        """Notations containing every word of ``text`` (for autocomplete), in legal order."""
-        words = text.lower().split()
-        found = []
-        for tokens, _ in self._entries:
-            notation = " ".join(tokens)
-            if all(word in notation.lower() for word in words):
-                found.append(notation)
-                if len(found) == limit:
-                    break
-        return found
+        """Notations for autocomplete: those starting with ``text`` first, then those containing
+        every word of it, each group in legal order."""
+        typed = " ".join(text.lower().split())
+        words = typed.split()
+        notations = [" ".join(tokens) for tokens, _ in self._entries]
+        starting = [n for n in notations if n.lower().startswith(typed)]
+        containing = [
+            n for n in notations if n not in starting and all(word in n.lower() for word in words)
+        ]
+        return (starting + containing)[:limit]
 
 
 def encode_path(path: Sequence[int]) -> str:

@@ -346,7 +346,7 @@ class TableUI:
         }
 
     async def open_private_picker(
-        self, interaction: discord.Interaction, table_id: int, version: int
+        self, interaction: discord.Interaction, table_id: int, version: int, *, out_of_turn: bool
     ) -> None:
         """Open an ephemeral picker with the clicking player's own legal actions."""
         table = await self.host.current(interaction.channel_id or 0)
@@ -358,14 +358,18 @@ class TableUI:
             return
         user = str(interaction.user.id)
         prompt = table.game.prompt()
-        if prompt is None or user not in prompt.deciders():
-            await reply(interaction, "It is not your decision right now.")
+        if prompt is None or user not in (prompt.others if out_of_turn else (prompt.player,)):
+            if prompt is not None and user == prompt.player:
+                await reply(interaction, "That button is for the other players; your choices are above.")
+            else:
+                await reply(interaction, "It is not your decision right now.")
             return
         step = self._root(table.game, user)
         if step is None:
             await reply(interaction, "You have nothing to decide right now.")
             return
-        await reply(interaction, **self.private_picker(table, step))
+        picker = self.private_picker(table, step)
+        await reply(interaction, picker["content"], view=picker["view"])
 
     async def perform(
         self,
