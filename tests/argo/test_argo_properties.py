@@ -115,7 +115,7 @@ def replay(n: int, seed: int, options: dict, log: list[tuple[str, Action]]) -> A
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 @pytest.mark.parametrize("difficulty", ["easy", "medium", "hard"])
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), rng_seed=st.integers(0, 2**32 - 1))
 def test_random_games_keep_every_invariant(n, difficulty, seed, rng_seed):
     options = {"difficulty": difficulty}
@@ -127,7 +127,7 @@ def test_random_games_keep_every_invariant(n, difficulty, seed, rng_seed):
     assert replay(n, seed, options, log).to_json() == data
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), rng_seed=st.integers(0, 2**32 - 1),
        n=st.integers(2, 4), wait=st.sampled_from([0, 1]), deep=st.sampled_from(["off", "on"]))
 def test_random_games_with_variants_and_round_trips(seed, rng_seed, n, wait, deep):

@@ -122,3 +122,27 @@ def test_interrupt_during_a_hold_then_hold_again_for_the_others():
     assert prompt.player is None and prompt.others == (player(game, "Red"),)
     play(game, "Red", "pass")
     assert game.prompt().player == player(game, "Blue")
+
+
+def test_a_pass_is_an_undo_barrier():
+    game = tm_game(aliens=["S2"], options={"tm_wait": 2})
+    play(game, "Yellow", "pass")
+    play(game, "Blue", "move Alien S2 S1")
+    assert "undo" in notations(game, "Blue")  # own action after the barrier
+    build = next(n for n in notations(game, "Blue") if n.startswith("build Pod"))
+    play(game, "Blue", build, "move Grunt E1")
+    assert game.prompt().player is None
+    play(game, "Yellow", "pass")
+    assert "undo" not in notations(game, "Blue")
+
+
+def test_interrupter_may_cancel_his_interrupt():
+    game = tm_game(astronauts={"Yellow-Pilot": "N1", "Blue-Chief": "N2"})
+    before = game.to_json()
+    play(game, "Yellow", "timemachine move Yellow-Pilot N2")
+    assert game.prompt().player == player(game, "Yellow")
+    assert "cancel" in notations(game, "Yellow")
+    play(game, "Yellow", "cancel")
+    assert game.to_json()["loc"] == before["loc"]
+    assert game.prompt().player == player(game, "Blue")
+    assert game.prompt().others == (player(game, "Yellow"),)

@@ -62,8 +62,8 @@ def _alien_enters(ctx: Ctx, ident: AlienId, tile: int, came_from: int) -> None:
         ctx.emit(f"The Alien in {place(st, tile)} is pushed to {place(st, target)}.", "alien",
                  frm=tile, to=target, pushed=True)
         ctx.alien_ids[tile] = ident
-        alien_arrives(ctx, tile)
         _alien_enters(ctx, other, target, came_from=tile)
+        alien_arrives(ctx, tile)  # after the chain, so no Alien is ever off the board
         return
     st.aliens = tuple(sorted((*st.aliens, tile)))
     ctx.alien_ids[tile] = ident

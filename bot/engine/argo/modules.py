@@ -33,7 +33,7 @@ from bot.engine.argo.effects import (
     put,
 )
 from bot.engine.argo.geometry import label
-from bot.engine.argo.movement import do_move, enter, movable, moves_for
+from bot.engine.argo.movement import do_move, movable, moves_for, push_out
 from bot.engine.argo.state import State
 from bot.engine.argo.text import astro, owner, place, role, who
 from bot.engine.core import Action
@@ -120,12 +120,17 @@ def _lab(ctx: Ctx, aid: int, alien: int) -> None:
     st = ctx.st
     home = st.loc[aid]
     leave(st, aid)
+    put(st, aid, alien)
     st.aliens = tuple(sorted((*(t for t in st.aliens if t != alien), home)))
     ctx.emit(f"{astro(st, aid)} in {place(st, home)} swaps places with the Alien in "
              f"{place(st, alien)}.", "swap", astronaut=aid, frm=home, to=alien)
+    # The Astronaut arrives first (pushing if the tile is full, never teleported), then the
+    # Alien, who kills at once; the state stays whole if the game ends on the way.
+    if len(st.occ[alien]) > TILES[alien].capacity:
+        ctx.pushed = set()
+        push_out(ctx, alien, aid, None)
     alien_arrives(ctx, home)
     kill_choice(ctx, home, safe=False)
-    enter(ctx, aid, alien, came_from=None, how="lab")
 
 
 def _jump(ctx: Ctx, aid: int) -> None:
