@@ -251,3 +251,16 @@ async def test_a_button_of_a_closed_table_is_refused(world):
     await w.alice.slash(w.channel, "game new", game="Pebbles")
     with pytest.raises(simcord.SetupError, match="No matching component"):
         await w.bob.click(lobby, label="Join")  # the old lobby lost its buttons
+
+
+async def test_a_thread_is_its_own_channel(world, simcord_bot):
+    w = world
+    await open_lobby(w)
+    w.env.backend.create_thread(w.channel.id, "side game", w.bob.id)
+    thread = w.channel.threads[0]
+    r = await w.bob.slash(thread, "game new", game="Pebbles")
+    assert not r.response.ephemeral and "table #2 is open" in r.response.content
+    await w.alice.click(r.response, label="Join")
+    await w.bob.click(r.response, label="Start")
+    assert (await simcord_bot.host.current(thread.id)).record.status == "playing"
+    assert (await simcord_bot.host.current(w.channel.id)).record.status == "lobby"
