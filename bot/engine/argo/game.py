@@ -268,6 +268,15 @@ class ArgoGame(Game):
 
     def apply(self, player: str, action: Action) -> list[Event]:
         """Carry out ``action`` for ``player``; IllegalAction (nothing changed) if not legal."""
+        saved = self.st.copy()
+        try:
+            return self._apply(player, action)
+        except BaseException:
+            self.st = saved  # whatever went wrong, the game is left as it was
+            self._clear()
+            raise
+
+    def _apply(self, player: str, action: Action) -> list[Event]:
         st = self.st
         if st.finished:
             raise IllegalAction("The game is over.")
