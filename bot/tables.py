@@ -40,6 +40,7 @@ class Outcome:
     table: Table
     events: list[Event] = field(default_factory=list)
     turn_changed: bool = False
+    decider_changed: bool = False
 
     @property
     def public_events(self) -> list[Event]:
@@ -58,6 +59,11 @@ class Outcome:
 def _turn_marker(game: Game) -> tuple[Any, Any]:
     view = game.view(None)
     return view.get("turn"), view.get("active")
+
+
+def _decider(game: Game) -> str | None:
+    prompt = game.prompt()
+    return prompt.player if prompt is not None else None
 
 
 class TableHost:
@@ -325,7 +331,7 @@ class TableHost:
                     raise TableError("It is not your decision right now.")
             try:
                 chosen = game.parse(user_id, action) if isinstance(action, str) else action
-                before = _turn_marker(game)
+                before, decider_before = _turn_marker(game), _decider(game)
                 events = game.apply(user_id, chosen)
             except IllegalAction as exc:
                 raise TableError(str(exc)) from None
@@ -339,7 +345,9 @@ class TableHost:
             if result is not None:
                 log.info("table #%s finished", record.id)
             turn_changed = result is not None or _turn_marker(game) != before
-            return Outcome(saved, events, turn_changed=turn_changed)
+            decider = _decider(game)
+            decider_changed = decider is not None and decider != decider_before
+            return Outcome(saved, events, turn_changed=turn_changed, decider_changed=decider_changed)
 
     async def expire(self, channel_id: int, table_id: int, version: int) -> Outcome | None:
         """Apply the game's timeout if that table still waits at ``version`` past its deadline."""

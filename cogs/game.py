@@ -251,20 +251,7 @@ class GameCog(commands.Cog):
 
     @game.command(name="hand", description="Your private information in this channel's game")
     async def hand(self, interaction: discord.Interaction) -> None:
-        table = await self._table(interaction)
-        if table is None:
-            return
-        user = str(interaction.user.id)
-        if user not in table.record.seats:
-            await reply(interaction, "You are not playing at this table.")
-            return
-        if table.game is None:
-            await reply(interaction, "The game has not started yet.")
-            return
-        text = table.game.secrets_text(user)
-        await reply(
-            interaction, format_text(text, names_for(table)) or "You hold no secret information in this game."
-        )
+        await self.bot.ui.show_hand(interaction)
 
     # -- prompt timeouts ----------------------------------------------------------------------
 

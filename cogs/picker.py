@@ -104,9 +104,7 @@ class ActionTree:
         words = typed.split()
         notations = [" ".join(tokens) for tokens, _ in self._entries]
         starting = [n for n in notations if n.lower().startswith(typed)]
-        containing = [
-            n for n in notations if n not in starting and all(word in n.lower() for word in words)
-        ]
+        containing = [n for n in notations if n not in starting and all(word in n.lower() for word in words)]
         return (starting + containing)[:limit]
 
 

@@ -212,13 +212,17 @@ class TableUI:
         *,
         on_turn_message: bool = False,
     ) -> None:
-        """Present what an action did: board update or a new turn message, then secrets by DM.
+        """Present what an action did, then deliver secrets by DM.
+
+        When the turn passes, or the decision passes to another player (e.g. a trade offer),
+        the old turn message is retired and a new one mentions who decides now; otherwise the
+        turn message is edited in place.
 
         ``on_turn_message``: the interaction is an unanswered click on the table's turn message,
         so that message is updated through the interaction response.
         """
         table = outcome.table
-        if outcome.turn_changed:
+        if outcome.turn_changed or outcome.decider_changed:
             retired = await self.turn_payload(table, with_board=False, retired=True)
             if on_turn_message and interaction is not None:
                 await interaction.response.edit_message(**retired)
@@ -273,6 +277,23 @@ class TableUI:
             return False
         self.closed_dms.discard(player)
         return True
+
+    async def show_hand(self, interaction: discord.Interaction) -> None:
+        """Show the user their private information at this channel's table, privately."""
+        if interaction.guild is None:
+            await reply(interaction, "Games are played in server channels; use this command in a channel.")
+            return
+        table = await self.host.current(interaction.channel_id or 0)
+        user = str(interaction.user.id)
+        if table is None:
+            await reply(interaction, "There is no table in this channel. Open one with /game new.")
+        elif user not in table.record.seats:
+            await reply(interaction, "You are not playing at this table.")
+        elif table.game is None:
+            await reply(interaction, "The game has not started yet.")
+        else:
+            text = format_text(table.game.secrets_text(user), names_for(table))
+            await reply(interaction, _trim(text or "You hold no secret information in this game."))
 
     # -- pickers ------------------------------------------------------------------------------
 

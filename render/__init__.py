@@ -11,6 +11,8 @@ def board_png(view: dict[str, Any]) -> bytes | None:
     name = str(view.get("game", "")).lower()
     try:
         module = importlib.import_module(f"{__name__}.{name}")
-    except ModuleNotFoundError:
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{__name__}.{name}":
+            raise  # the renderer exists but something it needs is missing
         return None
     return module.render_board(view)

@@ -9,9 +9,10 @@ import pytest
 
 from bot.app import create_bot
 from bot.config import Settings
+from bot.engine.registry import discover
 from tests.pebbles import Pebbles
 
-GAMES = [Pebbles]
+GAMES = [*discover(), Pebbles]
 
 
 @pytest.fixture
@@ -20,9 +21,18 @@ def settings(tmp_path: Path) -> Settings:
 
 
 @pytest.fixture
-def make_bot(settings: Settings):
-    """Builds a fresh bot on the same database (for restarts)."""
-    return lambda: create_bot(settings, games=GAMES)
+async def make_bot(settings: Settings):
+    """Builds fresh bots on the same database (for restarts); closes their databases at the end."""
+    made = []
+
+    def make():
+        made.append(create_bot(settings, games=GAMES))
+        return made[-1]
+
+    yield make
+    for bot in made:  # simcord never calls bot.close(); free the aiosqlite threads ourselves
+        if bot.host is not None:
+            await bot.host.close()
 
 
 @pytest.fixture

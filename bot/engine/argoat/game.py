@@ -368,6 +368,18 @@ class ArgoatGame(Game):
         """JSON-safe state; public for None, plus ``player``'s own Items and peeks."""
         return build_view(self, player)
 
+    def secrets_text(self, player: str) -> str:
+        """The player's Items and what they saw in Dark Forests, in plain words."""
+        you = build_view(self, player).get("you")
+        if you is None:
+            return ""
+        items = ", ".join(you["item_names"]) or "none"
+        peeks = "; ".join(f"{p['at']}: {p['content']}" for p in you["peeks"]) or "none yet"
+        lines = [f"Your Items: {items}.", f"Dark Forests you have looked into: {peeks}."]
+        if you.get("trade_terms"):
+            lines.append(f"Your trade: {you['trade_terms']}")
+        return "\n".join(lines)
+
     def result(self) -> Result | None:
         """None while the game runs; the winner and Fragment counts once Eden is flipped."""
         s = self._s
