@@ -28,9 +28,11 @@ def test_moves_only_through_facing_connectors():
 
 
 def test_waking_room_has_no_capacity_limit():
-    game = setup(BASE, astronauts={"Yellow-Grunt": "N1"})
-    play(game, "Blue", "move Grunt N1")  # pushes the Yellow Grunt; the only way is... decided
-    assert game.st.occ[0]  # many Astronauts still share the Waking Room
+    game = setup(BASE, astronauts={"Blue-Grunt": "N1"})
+    assert len(game.st.occ[0]) == 9
+    events = play(game, "Blue", "move Grunt WR")
+    assert "push" not in [e.kind for e in events]
+    assert len(game.st.occ[0]) == 10 and game.st.pending is None
 
 
 def test_push_is_decided_step_by_step_and_can_be_cancelled():
