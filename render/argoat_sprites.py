@@ -1,0 +1,554 @@
+"""Cached procedural sprites for the Argoat map: fonts, text, cards, tokens and icons.
+
+Every sprite is a pure function of its arguments (all hashable) and is kept in an LRU cache,
+so a board drawn again only pays for pasting. Shapes are drawn at a larger scale and
+shrunk, which gives them smooth edges; text is drawn at its final size.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+
+SS = 3
+"""Supersampling factor for shapes."""
+
+# Palette of the picture.
+BG: RGB = (30, 41, 48)
+PANEL: RGB = (43, 56, 66)
+PANEL_EDGE: RGB = (70, 86, 98)
+TEXT: RGB = (236, 238, 240)
+MUTED: RGB = (160, 172, 182)
+INK: RGB = (43, 33, 24)
+PARCHMENT: RGB = (234, 220, 180)
+TOWN: RGB = (238, 200, 110)
+TRAIL: RGB = (214, 206, 184)
+CARD_EDGE: RGB = (107, 83, 53)
+PLATE: RGB = (248, 241, 222)
+ROAD: RGB = (176, 136, 84)
+ROAD_EDGE: RGB = (120, 88, 50)
+FOREST: RGB = (31, 61, 43)
+FOREST_DARK: RGB = (18, 40, 27)
+FOREST_LIGHT: RGB = (52, 96, 66)
+FOREST_TEXT: RGB = (207, 227, 201)
+EDEN: RGB = (250, 236, 150)
+EDEN_EDGE: RGB = (214, 160, 30)
+HOLLOW: RGB = (120, 112, 100)
+DRAGON: RGB = (150, 28, 28)
+GOLD: RGB = (240, 190, 60)
+EMERALD: RGB = (46, 204, 113)
+EMERALD_DARK: RGB = (20, 120, 62)
+ITEM_BACK: RGB = (122, 78, 150)
+DIM: RGB = (78, 90, 100)
+DIM_GLYPH: RGB = (110, 122, 132)
+SLOT: RGB = (92, 110, 122)
+WHITE: RGB = (255, 255, 255)
+BLACK: RGB = (0, 0, 0)
+BLEINA: RGB = (246, 242, 230)
+BLEINA_EDGE: RGB = (70, 60, 50)
+
+PLAYER_COLOURS: dict[str, RGB] = {
+    "Red": (214, 40, 40),
+    "Blue": (31, 111, 209),
+    "Green": (42, 157, 58),
+    "Yellow": (242, 194, 0),
+    "Purple": (142, 68, 173),
+}
+PLAYER_INK: dict[str, RGB] = {"Yellow": BLACK}
+
+FRAGMENT_KEYS: tuple[str, ...] = (
+    "forge", "world", "sun", "life", "spirits", "magic", "ruler", "moon",
+)
+FRAGMENT_COLOURS: dict[str, RGB] = {
+    "forge": (217, 98, 43),
+    "world": (47, 127, 193),
+    "sun": (240, 179, 35),
+    "life": (58, 166, 85),
+    "spirits": (72, 186, 192),
+    "magic": (155, 89, 208),
+    "ruler": (192, 57, 43),
+    "moon": (108, 122, 170),
+}
+
+
+def player_rgb(colour: str) -> RGB:
+    """The drawing colour of a player's seat colour name."""
+    return PLAYER_COLOURS.get(colour, (128, 128, 128))
+
+
+def player_text(colour: str) -> RGB:
+    """A lighter shade of a player's colour for text on the dark panels."""
+    r, g, b = player_rgb(colour)
+    return (r + (255 - r) * 2 // 5, g + (255 - g) * 2 // 5, b + (255 - b) * 2 // 5)
+
+
+def player_ink(colour: str) -> RGB:
+    """The text colour that reads well on a player's colour."""
+    return PLAYER_INK.get(colour, WHITE)
+
+
+@lru_cache(maxsize=32)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's built-in scalable font at ``size`` pixels."""
+    return ImageFont.load_default(size=size)
+
+
+@lru_cache(maxsize=4096)
+def text_width(text: str, size: int) -> int:
+    """Advance width of ``text`` in pixels at ``size``."""
+    return int(font(size).getlength(text)) + 1
+
+
+@lru_cache(maxsize=2048)
+def text_sprite(text: str, size: int, colour: RGB, bold: bool = False) -> Image.Image:
+    """``text`` as an RGBA image, one line, tightly sized in width, ascent-aligned."""
+    f = font(size)
+    stroke = 1 if bold else 0
+    width = text_width(text, size) + 2 * stroke + 1
+    ascent, descent = f.getmetrics()
+    img = Image.new("RGBA", (max(1, width), ascent + descent + 2 * stroke), (*colour, 0))
+    ImageDraw.Draw(img).text(
+        (stroke, stroke), text, font=f, fill=(*colour, 255),
+        stroke_width=stroke, stroke_fill=(*colour, 255),
+    )
+    return img
+
+
+def wrap(text: str, size: int, width: int) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` (a long word stays whole)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if not line or text_width(trial, size) <= width:
+            line = trial
+        else:
+            lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
+    return lines
+
+
+def ellipsize(text: str, size: int, width: int) -> str:
+    """``text`` cut with "..." so that it fits in ``width``."""
+    if text_width(text, size) <= width:
+        return text
+    while text and text_width(text + "...", size) > width:
+        text = text[:-1]
+    return text.rstrip() + "..."
+
+
+def _shrink(img: Image.Image, size: tuple[int, int]) -> Image.Image:
+    return img.resize(size, Image.Resampling.LANCZOS)
+
+
+def _scaled(points: list[tuple[float, float]], x: float, y: float, s: float) -> list[tuple[float, float]]:
+    return [(x + px * s, y + py * s) for px, py in points]
+
+
+# --- glyphs drawn in a unit box --------------------------------------------------------------
+
+_DRAGON_WING = [
+    (0.10, 0.30), (0.42, 0.18), (0.55, 0.05), (0.60, 0.22), (0.92, 0.20), (0.78, 0.42),
+    (0.88, 0.62), (0.66, 0.55), (0.58, 0.78), (0.46, 0.56), (0.28, 0.70), (0.30, 0.48),
+]
+
+
+def _glyph(draw: ImageDraw.ImageDraw, key: str, x: float, y: float, s: float, fill: tuple) -> None:
+    """Draw the symbol of a Fragment ``key`` into the box (x, y, s, s)."""
+    def box(a: float, b: float, c: float, d: float) -> tuple[float, float, float, float]:
+        return (x + a * s, y + b * s, x + c * s, y + d * s)
+
+    lw = max(1, round(s * 0.09))
+    if key == "forge":  # anvil
+        draw.polygon(_scaled([(0.12, 0.30), (0.88, 0.30), (0.80, 0.45), (0.62, 0.48),
+                              (0.62, 0.66), (0.78, 0.80), (0.22, 0.80), (0.38, 0.66),
+                              (0.38, 0.48), (0.20, 0.44)], x, y, s), fill=fill)
+    elif key == "world":  # globe
+        draw.ellipse(box(0.14, 0.14, 0.86, 0.86), outline=fill, width=lw)
+        draw.ellipse(box(0.36, 0.14, 0.64, 0.86), outline=fill, width=lw)
+        draw.line([box(0.14, 0.5, 0.86, 0.5)[:2], box(0.14, 0.5, 0.86, 0.5)[2:]],
+                  fill=fill, width=lw)
+    elif key == "sun":  # disc with rays
+        draw.ellipse(box(0.32, 0.32, 0.68, 0.68), fill=fill)
+        for a, b, c, d in ((0.5, 0.06, 0.5, 0.22), (0.5, 0.78, 0.5, 0.94),
+                           (0.06, 0.5, 0.22, 0.5), (0.78, 0.5, 0.94, 0.5),
+                           (0.19, 0.19, 0.29, 0.29), (0.71, 0.71, 0.81, 0.81),
+                           (0.19, 0.81, 0.29, 0.71), (0.71, 0.29, 0.81, 0.19)):
+            draw.line([(x + a * s, y + b * s), (x + c * s, y + d * s)], fill=fill, width=lw)
+    elif key == "life":  # leaf
+        draw.polygon(_scaled([(0.20, 0.82), (0.22, 0.45), (0.42, 0.22), (0.84, 0.14),
+                              (0.78, 0.56), (0.56, 0.78)], x, y, s), fill=fill)
+    elif key == "spirits":  # flame-like wisp
+        draw.polygon(_scaled([(0.50, 0.08), (0.70, 0.40), (0.78, 0.64), (0.64, 0.88),
+                              (0.36, 0.88), (0.22, 0.64), (0.34, 0.46), (0.42, 0.58),
+                              (0.44, 0.30)], x, y, s), fill=fill)
+    elif key == "magic":  # five-pointed star
+        pts = [(0.50, 0.06), (0.61, 0.38), (0.94, 0.38), (0.67, 0.58), (0.78, 0.92),
+               (0.50, 0.71), (0.22, 0.92), (0.33, 0.58), (0.06, 0.38), (0.39, 0.38)]
+        draw.polygon(_scaled(pts, x, y, s), fill=fill)
+    elif key == "ruler":  # crown
+        draw.polygon(_scaled([(0.10, 0.78), (0.10, 0.30), (0.32, 0.52), (0.50, 0.20),
+                              (0.68, 0.52), (0.90, 0.30), (0.90, 0.78)], x, y, s), fill=fill)
+    elif key == "moon":  # crescent
+        draw.ellipse(box(0.12, 0.12, 0.84, 0.84), fill=fill)
+        draw.ellipse(box(0.34, 0.04, 0.96, 0.66), fill=(0, 0, 0, 0))
+
+
+@lru_cache(maxsize=64)
+def fragment_icon(key: str, size: int, lit: bool) -> Image.Image:
+    """A Fragment as a small card (RGBA): its colour and symbol when ``lit``, grey otherwise."""
+    big = size * SS
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    r = big * 0.2
+    if lit:
+        d.rounded_rectangle((0, 0, big - 1, big - 1), r, fill=FRAGMENT_COLOURS[key] + (255,),
+                            outline=(*WHITE, 255), width=SS)
+        glyph_colour: tuple = (*WHITE, 255)
+    else:
+        d.rounded_rectangle((0, 0, big - 1, big - 1), r, fill=(*DIM, 255),
+                            outline=(*DIM_GLYPH, 255), width=SS)
+        glyph_colour = (*DIM_GLYPH, 255)
+    layer = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    _glyph(ImageDraw.Draw(layer), key, big * 0.16, big * 0.16, big * 0.68, glyph_colour)
+    # the moon's bite is transparent in the layer; composite keeps the card colour there
+    img.alpha_composite(layer)
+    return _shrink(img, (size, size))
+
+
+@lru_cache(maxsize=32)
+def dragon_icon(size: int) -> Image.Image:
+    """The Dragon symbol (RGBA): a red roundel with a white wing."""
+    big = size * SS
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.ellipse((0, 0, big - 1, big - 1), fill=(*DRAGON, 255), outline=(*GOLD, 255),
+              width=max(1, SS * 2))
+    d.polygon(_scaled(_DRAGON_WING, big * 0.12, big * 0.14, big * 0.76), fill=(*WHITE, 255))
+    return _shrink(img, (size, size))
+
+
+@lru_cache(maxsize=32)
+def emerald_icon(size: int) -> Image.Image:
+    """An Emerald (RGBA): a faceted green gem."""
+    big = size * SS
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    outer = _scaled([(0.28, 0.12), (0.72, 0.12), (0.94, 0.38), (0.50, 0.92), (0.06, 0.38)],
+                    0, 0, big)
+    d.polygon(outer, fill=(*EMERALD, 255), outline=(*EMERALD_DARK, 255), width=SS)
+    d.polygon(_scaled([(0.28, 0.12), (0.72, 0.12), (0.62, 0.38), (0.38, 0.38)], 0, 0, big),
+              fill=(150, 240, 185, 255))
+    d.line(_scaled([(0.06, 0.38), (0.94, 0.38)], 0, 0, big), fill=(*EMERALD_DARK, 255), width=SS)
+    return _shrink(img, (size, size))
+
+
+@lru_cache(maxsize=32)
+def card_back_icon(size: int, fill: RGB, mark: str) -> Image.Image:
+    """A face-down card (RGBA) of colour ``fill`` with a one-character ``mark``."""
+    w, h = round(size * 0.74), size
+    img = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, w * SS - 1, h * SS - 1), SS * 3, fill=(*fill, 255),
+                        outline=(*WHITE, 255), width=SS)
+    d.rounded_rectangle((SS * 3, SS * 3, w * SS - 1 - SS * 3, h * SS - 1 - SS * 3), SS * 2,
+                        outline=(255, 255, 255, 120), width=SS)
+    img = _shrink(img, (w, h))
+    if mark:
+        t = text_sprite(mark, max(13, size * 2 // 3), WHITE, True)
+        img.alpha_composite(t, ((w - t.width) // 2, max(0, (h - t.height) // 2)))
+    return img
+
+
+@lru_cache(maxsize=64)
+def avatar_icon(colour: str, letter: str, size: int, ring: bool) -> Image.Image:
+    """A player's Avatar (RGBA): a disc in the seat colour with the seat letter; ``ring``
+    adds a bright halo (the player to act)."""
+    pad = 3 if ring else 0
+    full = size + 2 * pad
+    big = full * SS
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    if ring:
+        d.ellipse((0, 0, big - 1, big - 1), fill=(*WHITE, 255))
+        d.ellipse((SS, SS, big - 1 - SS, big - 1 - SS), fill=(*BLACK, 255))
+    o = pad * SS
+    d.ellipse((o, o, big - 1 - o, big - 1 - o), fill=(*player_rgb(colour), 255),
+              outline=(*WHITE, 255) if not ring else (*BLACK, 255), width=SS * 2)
+    img = _shrink(img, (full, full))
+    t = text_sprite(letter, max(13, round(size * 0.62)), player_ink(colour), True)
+    ascent, _ = font(max(13, round(size * 0.62))).getmetrics()
+    bbox_top = font(max(13, round(size * 0.62))).getbbox(letter)[1]
+    glyph_h = ascent - bbox_top
+    img.alpha_composite(t, ((full - t.width) // 2 + 1, (full - glyph_h) // 2 - bbox_top))
+    return img
+
+
+@lru_cache(maxsize=64)
+def marker_icon(colour: str, letter: str, size: int) -> Image.Image:
+    """A Check Marker (RGBA): a square in the seat colour with the seat letter."""
+    big = size * SS
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, big - 1, big - 1), SS * 2, fill=(*player_rgb(colour), 255),
+                        outline=(*WHITE, 255), width=SS * 2)
+    img = _shrink(img, (size, size))
+    fs = max(13, round(size * 0.7))
+    t = text_sprite(letter, fs, player_ink(colour), False)
+    top = font(fs).getbbox(letter)[1]
+    ascent, _ = font(fs).getmetrics()
+    img.alpha_composite(t, ((size - t.width) // 2 + 1, (size - (ascent - top)) // 2 - top))
+    return img
+
+
+@lru_cache(maxsize=16)
+def marker_slot(size: int, colour: str) -> Image.Image:
+    """An empty Check Marker slot (RGBA): a hollow square edged in the seat colour."""
+    big = size * SS
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    ImageDraw.Draw(img).rounded_rectangle((SS, SS, big - 1 - SS, big - 1 - SS), SS * 2,
+                                          outline=(*player_rgb(colour), 255), width=SS * 2)
+    return _shrink(img, (size, size))
+
+
+@lru_cache(maxsize=32)
+def bleina_icon(size: int) -> Image.Image:
+    """A Bleina (RGBA): a cream, horned, woolly beast in profile."""
+    big = size * SS
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    e = (*BLEINA_EDGE, 255)
+    f = (*BLEINA, 255)
+    # a dark badge behind it so it reads on any ground
+    d.rounded_rectangle((0, 0, big - 1, big - 1), big * 0.25, fill=(60, 52, 44, 255),
+                        outline=(*WHITE, 255), width=SS)
+    for lx in (0.30, 0.45, 0.60, 0.72):  # legs
+        d.line([(big * lx, big * 0.62), (big * lx, big * 0.86)], fill=f, width=SS * 2)
+    d.ellipse((big * 0.18, big * 0.36, big * 0.80, big * 0.70), fill=f, outline=e, width=SS)
+    d.ellipse((big * 0.62, big * 0.20, big * 0.88, big * 0.46), fill=f, outline=e, width=SS)
+    d.polygon([(big * 0.66, big * 0.24), (big * 0.60, big * 0.08), (big * 0.72, big * 0.20)],
+              fill=(*GOLD, 255))
+    d.polygon([(big * 0.80, big * 0.22), (big * 0.84, big * 0.06), (big * 0.88, big * 0.24)],
+              fill=(*GOLD, 255))
+    d.ellipse((big * 0.74, big * 0.28, big * 0.79, big * 0.33), fill=e)
+    return _shrink(img, (size, size))
+
+
+# --- cards -----------------------------------------------------------------------------------
+
+def _road_layer(size: int, roads: tuple[str, ...], width_frac: float) -> Image.Image:
+    """Roads from the centre to the named edges (RGBA, supersampled size)."""
+    big = size * SS
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    c = big / 2
+    half = big * width_frac / 2
+    edge = SS * 2
+    ends = {"N": (c, 0), "S": (c, big), "E": (big, c), "W": (0, c)}
+    for side in roads:
+        ex, ey = ends[side]
+        if side in "NS":
+            box = (c - half, min(c, ey), c + half, max(c, ey))
+        else:
+            box = (min(c, ex), c - half, max(c, ex), c + half)
+        d.rectangle(box, fill=(*ROAD_EDGE, 255))
+    straight = set(roads) in ({"N", "S"}, {"E", "W"})
+    hub = 1.7 if len(roads) == 1 else 1.0
+    if roads and not straight:
+        d.ellipse((c - half * hub, c - half * hub, c + half * hub, c + half * hub),
+                  fill=(*ROAD_EDGE, 255))
+    for side in roads:
+        ex, ey = ends[side]
+        if side in "NS":
+            box = (c - half + edge, min(c, ey), c + half - edge, max(c, ey))
+        else:
+            box = (min(c, ex), c - half + edge, max(c, ex), c + half - edge)
+        d.rectangle(box, fill=(*ROAD, 255))
+    if roads and not straight:
+        r = half * hub - edge
+        d.ellipse((c - r, c - r, c + r, c + r), fill=(*ROAD, 255))
+    return img
+
+
+def _card_base(size: int, fill: RGB, edge: RGB, roads: tuple[str, ...], road_frac: float,
+               bg: RGB) -> Image.Image:
+    """A rounded card of ``fill`` with roads, on ``bg``, supersampled then shrunk (RGB)."""
+    big = size * SS
+    img = Image.new("RGBA", (big, big), (*bg, 255))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, big - 1, big - 1), big * 0.07, fill=(*fill, 255),
+                        outline=(*edge, 255), width=SS * 2)
+    img.alpha_composite(_road_layer(size, roads, road_frac))
+    return _shrink(img.convert("RGB"), (size, size))
+
+
+def name_lines(name: str, width: int) -> tuple[int, list[str]]:
+    """The font size and lines for a card name that fit ``width`` in at most three lines."""
+    for size in (17, 16, 15, 14, 13):
+        lines = wrap(name, size, width)
+        if len(lines) <= 2 and all(text_width(line, size) <= width for line in lines):
+            return size, lines
+    for size in (15, 14, 13):
+        lines = wrap(name, size, width)
+        if len(lines) <= 3 and all(text_width(line, size) <= width for line in lines):
+            return size, lines
+    return 13, wrap(name, 13, width)
+
+
+def _plate(img: Image.Image, lines: list[str], size: int, cx: int, top: int,
+           fill: RGB, edge: RGB, ink: RGB) -> int:
+    """Draw centred ``lines`` on a rounded plate; return the plate's bottom."""
+    f = font(size)
+    ascent, descent = f.getmetrics()
+    line_h = ascent + descent - 2
+    w = max(text_width(line, size) for line in lines) + 10
+    h = line_h * len(lines) + 6
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((cx - w // 2, top, cx - w // 2 + w, top + h), 5, fill=fill,
+                        outline=edge, width=1)
+    y = top + 3
+    for line in lines:
+        t = text_sprite(line, size, ink, False)
+        img.paste(t, (cx - t.width // 2, y), t)
+        y += line_h
+    return top + h
+
+
+@lru_cache(maxsize=128)
+def frontier_card(name: str, roads: tuple[str, ...], dragon: bool, fragment: str | None,
+                  kind: str, size: int) -> Image.Image:
+    """A face-up Frontier card (RGB on the map background): its roads, its name on a plate,
+    the Dragon symbol top right and the Fragment it gives beside it."""
+    fill = TOWN if kind == "town" else TRAIL if kind == "trail" else PARCHMENT
+    img = _card_base(size, fill, CARD_EDGE, roads, 0.17, BG)
+    icon = max(18, size // 6)
+    right = size - 5
+    if dragon:
+        di = dragon_icon(icon)
+        img.paste(di, (right - icon, 5), di)
+        right -= icon + 3
+    if fragment:
+        fi = fragment_icon(fragment, icon, True)
+        img.paste(fi, (right - icon, 5), fi)
+    fs, lines = name_lines(name, size - 14)
+    top = max(icon + 9, round(size * 0.24))
+    _plate(img, lines, fs, size // 2, top, PLATE, CARD_EDGE, INK)
+    return img
+
+
+def _trees(d: ImageDraw.ImageDraw, big: int) -> None:
+    spots = [(0.18, 0.30, 0.16), (0.82, 0.32, 0.15), (0.14, 0.74, 0.17), (0.86, 0.76, 0.16),
+             (0.34, 0.86, 0.12), (0.66, 0.88, 0.12), (0.30, 0.12, 0.11), (0.70, 0.12, 0.11)]
+    for fx, fy, fr in spots:
+        x, y, r = fx * big, fy * big, fr * big
+        d.polygon([(x, y - r * 1.2), (x + r * 0.8, y + r * 0.6), (x - r * 0.8, y + r * 0.6)],
+                  fill=(*FOREST_LIGHT, 255))
+        d.rectangle((x - r * 0.12, y + r * 0.6, x + r * 0.12, y + r), fill=(*FOREST_DARK, 255))
+
+
+@lru_cache(maxsize=64)
+def forest_card(roads: tuple[str, ...], content: str | None, size: int) -> Image.Image:
+    """A Dark Forest (RGB on the map background): face down (``content`` None) with trees,
+    or flipped to Eden or Hollow; its single road shown."""
+    big = size * SS
+    if content is None:
+        fill, edge, road_frac = FOREST, FOREST_DARK, 0.12
+    elif content == "Eden":
+        fill, edge, road_frac = EDEN, EDEN_EDGE, 0.12
+    else:
+        fill, edge, road_frac = HOLLOW, (80, 74, 66), 0.12
+    img = Image.new("RGBA", (big, big), (*BG, 255))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, big - 1, big - 1), big * 0.07, fill=(*fill, 255),
+                        outline=(*edge, 255), width=SS * 3)
+    if content is None:
+        _trees(d, big)
+    elif content == "Eden":
+        for fx, fy in ((0.2, 0.25), (0.8, 0.22), (0.15, 0.78), (0.85, 0.8), (0.5, 0.9)):
+            r = big * 0.045
+            x, y = fx * big, fy * big
+            for ox, oy in ((0, -r), (r, 0), (0, r), (-r, 0)):
+                d.ellipse((x + ox - r * 0.8, y + oy - r * 0.8, x + ox + r * 0.8, y + oy + r * 0.8),
+                          fill=(236, 120, 160, 255))
+            d.ellipse((x - r * 0.6, y - r * 0.6, x + r * 0.6, y + r * 0.6), fill=(*GOLD, 255))
+    img.alpha_composite(_road_layer(size, roads, road_frac))
+    img = _shrink(img.convert("RGB"), (size, size))
+    if content is None:
+        label, ink, plate, pedge = ["Dark Forest"], FOREST_TEXT, FOREST_DARK, FOREST_LIGHT
+    elif content == "Eden":
+        label, ink, plate, pedge = ["EDEN"], INK, PLATE, EDEN_EDGE
+    else:
+        label, ink, plate, pedge = ["Hollow"], INK, (200, 192, 180), (80, 74, 66)
+    fs = 15 if text_width(label[0], 15) <= size - 14 else 13
+    ascent, descent = font(fs).getmetrics()
+    _plate(img, label, fs, size // 2, round(size * 0.5) - (ascent + descent + 4) // 2,
+           plate, pedge, ink)
+    return img
+
+
+@lru_cache(maxsize=128)
+def coord_tag(text: str, size: int, highlight: bool) -> Image.Image:
+    """A cell's coordinates ``x,y`` as a small dark tag (RGBA)."""
+    t = text_sprite(text, size, GOLD if highlight else WHITE, False)
+    f = font(size)
+    top = f.getbbox("0")[1]
+    ascent, _ = f.getmetrics()
+    h = ascent - top + 6
+    img = Image.new("RGBA", (t.width + 6, h), (0, 0, 0, 0))
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, img.width - 1, h - 1), 4,
+                                          fill=(30, 30, 34, 215))
+    img.alpha_composite(t, (3, 3 - top))
+    return img
+
+
+@lru_cache(maxsize=64)
+def empty_slot(text: str, size: int, strong: bool) -> Image.Image:
+    """An empty cell where a card may be placed (RGB on the map background): a dashed outline
+    with the cell's coordinates in the middle."""
+    img = Image.new("RGB", (size, size), BG)
+    d = ImageDraw.Draw(img)
+    colour = GOLD if strong else SLOT
+    dash, gap = 8, 6
+    for i in range(0, size, dash + gap):
+        j = min(size - 1, i + dash)
+        d.line([(i, 0), (j, 0)], fill=colour, width=2)
+        d.line([(i, size - 2), (j, size - 2)], fill=colour, width=2)
+        d.line([(0, i), (0, j)], fill=colour, width=2)
+        d.line([(size - 2, i), (size - 2, j)], fill=colour, width=2)
+    fs = 16 if size >= 110 else 14
+    t = text_sprite(text, fs, colour, strong)
+    img.paste(t, ((size - t.width) // 2, (size - t.height) // 2), t)
+    return img
+
+
+@lru_cache(maxsize=4)
+def compass(size: int) -> Image.Image:
+    """A compass rose (RGBA) with the direction tokens N, E, S, W used by ``move``."""
+    big = size * SS
+    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    c = big / 2
+    arm, w = big * 0.30, big * 0.07
+    for (dx, dy), fill in (((0, -1), GOLD), ((1, 0), MUTED), ((0, 1), MUTED), ((-1, 0), MUTED)):
+        tip = (c + dx * arm, c + dy * arm)
+        left = (c - dy * w, c + dx * w)
+        right = (c + dy * w, c - dx * w)
+        d.polygon([tip, left, (c, c), right], fill=(*fill, 255))
+    img = _shrink(img, (size, size))
+    fs = 13 if size < 60 else 14
+    f = font(fs)
+    top = f.getbbox("N")[1]
+    ascent, _ = f.getmetrics()
+    gh = ascent - top
+    for letter, (px, py) in (("N", (0.5, 0.0)), ("S", (0.5, 1.0)), ("E", (1.0, 0.5)),
+                             ("W", (0.0, 0.5))):
+        t = text_sprite(letter, fs, GOLD if letter == "N" else TEXT, letter == "N")
+        x = round(px * (size - t.width))
+        y = round(py * (size - gh)) - top
+        img.alpha_composite(t, (max(0, x), max(0, y)))
+    return img
