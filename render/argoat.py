@@ -201,12 +201,15 @@ def _draw_header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
 # --- map -------------------------------------------------------------------------------------
 
 def _token_positions(n: int, size: int, width: int, bottom: int, left: int,
-                     max_rows: int = 2) -> list[tuple[int, int]]:
+                     max_rows: int = 2, height: int = 0) -> list[tuple[int, int]]:
     """Top-left corners for ``n`` tokens of ``size`` in at most ``max_rows`` rows ending at
-    ``bottom``, centred in ``width``; crowded rows overlap a little."""
+    ``bottom``, centred in ``width``. Rows that do not fit in ``height`` overlap a little
+    sideways instead."""
     if n == 0:
         return []
     per_row = max(1, (width + 2) // (size + 2))
+    if -(-n // per_row) * (size + 2) > max(height, size + 2):
+        per_row = max(per_row, 1 + (width - size) * 10 // (size * 7))
     if n > per_row * max_rows:
         per_row = -(-n // max_rows)
     rows = [min(per_row, n - i) for i in range(0, n, per_row)]
@@ -304,7 +307,8 @@ def _draw_map(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
     for (x, y), sprites in tokens.items():
         ox, oy = lay.origin(x, y)
         step = size + 6
-        pos = _token_positions(len(sprites), step, card - 6, oy + card - 3, ox + 3)
+        pos = _token_positions(len(sprites), step, card - 6, oy + card - 3, ox + 3,
+                               height=card * 9 // 20)
         for s, (tx, ty) in zip(sprites, pos, strict=True):
             off = (step - s.width) // 2
             _paste(img, s, tx + off, ty + off)
