@@ -159,7 +159,7 @@ def _draw_station(cv: _Canvas, view: dict[str, Any], ox: int, oy: int, s: int, x
             if t["doors"].get(side) and (cx + dx, cy + dy) not in by_cell:
                 spots.add((cx + dx, cy + dy))
     geo = P.TileGeometry(s)
-    for cx, cy in spots:
+    for cx, cy in sorted(spots):
         sub.sprite(P.build_spot_sprite(s), (cx - x0) * s, (cy - y0) * s)
     for t in tiles:
         cx, cy = t["cell"]
@@ -231,39 +231,44 @@ def _draw_tile(cv: _Canvas, t: dict[str, Any], px: int, py: int, s: int, geo: P.
             cv.sprite(P.token_sprite(colour, letter, geo.token, floor), px + x, py + y)
     if t.get("alien"):
         ax, ay = geo.alien_pos(kind, bool(occupants))
-        cv.sprite(P.alien_sprite(geo.alien, floor), px + ax, py + ay)
+        size = geo.alien if kind == "corridor" else geo.room_alien
+        cv.sprite(P.alien_sprite(size, floor), px + ax, py + ay)
 
 
 def _draw_waking_room(cv: _Canvas, occupants: list[str], px: int, py: int, s: int, geo: P.TileGeometry,
                       floor: RGB) -> None:
     ink = P.ink_on(floor)
-    room = s - 2 * geo.pad - P.text_width("WR", geo.font, True) - 4
+    room = s - 2 * geo.pad - P.text_width("WR", geo.font, True) - 2
     title = "Waking Room" if P.text_width("Waking Room", 13) <= room else "Waking"
     cv.text(px + s - geo.pad, py + geo.label_y + 1, title, 13, ink, floor, align="right")
     teams: dict[str, list[str]] = {}
     for aid in occupants:
         teams.setdefault(_astro(aid)[0], []).append(aid)
-    top = geo.label_y + P.line_height(geo.font) + 2
-    width = s - 2 * geo.pad
-    height = s - geo.pad - top
+    top = geo.label_y + P.line_height(geo.font)
+    width = s - 2 * geo.pad + 4
+    height = s - geo.pad + 2 - top
     if not teams:
         cx, cy = s // 2, (top + s - geo.pad) // 2
         spr = P.icon_sprite("waking_room", round(s * 0.3), floor)
         cv.sprite(spr, px + cx - spr.width // 2, py + cy - spr.height // 2)
         return
     rows = list(teams.values())
-    size = max(12, min(geo.token, (height - 2 * (len(rows) - 1)) // len(rows)))
-    gap_y = max(1, (height - size * len(rows)) // (len(rows) + 1))
-    y = py + top + gap_y
+    longest = max(len(row) for row in rows)
+    size = min(geo.token, (width - 2 * (longest - 1)) // longest, (height - 2 * (len(rows) - 1)) // len(rows))
+    if size < 18:
+        # A crowd: rows and tokens overlap a little rather than shrink too far.
+        size = max(12, min(geo.token, int(height / (1 + 0.8 * (len(rows) - 1))),
+                           int(width / (1 + 0.8 * (longest - 1)))))
+    step_y = min(size + 2, (height - size) // (len(rows) - 1)) if len(rows) > 1 else 0
+    y = py + top + (height - size - step_y * (len(rows) - 1)) // 2
     for row in rows:
-        # Side by side, overlapping a little when a whole team does not fit across.
-        step = min(size + 3, (width - size) // (len(row) - 1)) if len(row) > 1 else 0
+        step = min(size + 2, (width - size) // (len(row) - 1)) if len(row) > 1 else 0
         x = px + (s - size - step * (len(row) - 1)) // 2
         for aid in row:
             colour, letter = _astro(aid)
             cv.sprite(P.token_sprite(colour, letter, size, floor), x, y)
             x += step
-        y += size + gap_y
+        y += step_y
 
 
 # --------------------------------------------------------------------------------------------
@@ -384,7 +389,7 @@ def _alien_track(cv: _Canvas, view: dict[str, Any], x: int, y: int) -> int:
 
 
 def _supply(cv: _Canvas, view: dict[str, Any], x: int, y: int) -> int:
-    size = 80
+    size = 84
     step = 90
     tx = x
     for t in view.get("display", [])[:3]:
@@ -532,18 +537,24 @@ def _draw_header(cv: _Canvas, view: dict[str, Any], width: int) -> None:
         label = PHASE_NAME.get(phase, phase)
         if phase == "actions":
             label += f": {view.get('actions_used', 0)} of {view.get('actions_allowed', 0)} used"
-        x += _chip(cv, x, 10, label, P.PANEL_HI) + 8
-        if view.get("first_round"):
-            x += _chip(cv, x, 10, "first round", P.CARD) + 8
-        if view.get("final_turns_left") is not None:
-            x += _chip(cv, x, 10, f"final turns: {view['final_turns_left']}", P.CARD) + 8
+        chips = [(label, P.PANEL_HI)]
         prompt = view.get("prompt") or {}
         others = [names.get(str(o), "?") for o in prompt.get("others") or []]
         if prompt.get("kind") == "time_machine":
-            x += _chip(cv, x, 10, "Time Machine interrupt", P.CARD) + 8
-        elif others:
-            label = str(prompt.get("others_label") or "Time Machine")
-            x += _chip(cv, x, 10, f"{label}: {', '.join(others)} may interrupt", P.CARD) + 8
+            chips.append(("Time Machine interrupt", P.PANEL_HI))
+        elif prompt.get("kind") == "time_machine_wait":
+            chips.append(("waiting for Time Machine decisions", P.PANEL_HI))
+        if others and prompt.get("kind") != "time_machine":
+            what = str(prompt.get("others_label") or "Time Machine")
+            chips.append((f"{what}: {', '.join(others)} may interrupt", P.CARD))
+        if view.get("final_turns_left") is not None:
+            chips.append((f"final turns: {view['final_turns_left']}", P.CARD))
+        if view.get("first_round"):
+            chips.append(("first round: one Move", P.CARD))
+        limit = width - MARGIN - 140
+        for text, bg in chips:
+            if x + P.text_width(text, 14) + 16 <= limit:
+                x += _chip(cv, x, 10, text, bg) + 8
         line = _format(str(prompt.get("text") or ""), names)
     opts = view.get("options") or {}
     right = f"{opts.get('difficulty', '')}" + (" · deep space" if opts.get("deep_space") == "on" else "")

@@ -262,7 +262,7 @@ def token_sprite(colour: str, letter: str, size: int, bg: RGB, faded: bool = Fal
     sprite, mask = _finish(big, (size, size), bg)
     if letter:
         rgb = sprite.convert("RGB")
-        fs = max(9, round(size * 0.56))
+        fs = max(9, round(size * 0.6))
         f = font(fs)
         dd = ImageDraw.Draw(rgb)
         left, top, right, bottom = f.getbbox(letter)
@@ -449,6 +449,7 @@ class TileGeometry:
         self.token = max(18, round(size * 0.25))
         self.act = max(13, round(size * 0.15))
         self.alien = round(size * 0.38)
+        self.room_alien = round(size * 0.34)
 
     def occupant_slots(self, kind: str, capacity: int) -> list[tuple[int, int]]:
         """Top-left corners of the places for Astronaut tokens."""
@@ -484,7 +485,8 @@ class TileGeometry:
             if occupied:
                 return s - self.hull - a + 2, s - self.hull - a + 2
             return (s - a) // 2, (s - a) // 2
-        return (s - a) // 2, round(s * 0.43 - a / 2)
+        a = self.room_alien
+        return (s - a) // 2, round(s * 0.53) - a
 
 
 def _stripes(img: Image.Image, box: tuple[float, float, float, float], k: float) -> None:
