@@ -80,20 +80,6 @@ def _fit(text: str, size: int, width: int, bold: bool = False) -> str:
     return text.rstrip() + "…"
 
 
-def _wrap(text: str, size: int, width: int, lines: int) -> list[str]:
-    """``text`` broken into at most ``lines`` lines of ``width`` pixels."""
-    out: list[str] = []
-    words = text.split()
-    while words and len(out) < lines:
-        line = words.pop(0)
-        while words and P.text_width(line + " " + words[0], size) <= width:
-            line += " " + words.pop(0)
-        out.append(line)
-    if words:
-        out[-1] = _fit(out[-1] + " " + " ".join(words), size, width)
-    return [_fit(line, size, width) for line in out]
-
-
 def _split_token(name: str, size: int, width: int) -> list[str]:
     """A notation name on one or two lines, broken after a hyphen (``Corridor-T`` / ``-alien``)."""
     if P.text_width(name, size) <= width or "-" not in name:

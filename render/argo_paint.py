@@ -538,29 +538,14 @@ def tile_sprite(kind: str, doors: str, size: int, capacity: int, alien_symbol: b
         half = geo.door_len * SS / 2
         c = s / 2
         lo, hi = c - half, c + half
-        d.rectangle((lo, lo, hi, hi), fill=CORR_FLOOR)
         arms = {"N": (lo, 0, hi, c), "S": (lo, c, hi, s), "W": (0, lo, c, hi), "E": (c, lo, s, hi)}
-        for side in doors:
-            d.rectangle(arms[side], fill=CORR_FLOOR)
-        edge = _mix(CORR_FLOOR, DARK, 0.35)
+        passage = [(lo, lo, hi, hi)] + [arms[side] for side in doors]
         w = round(k * 1.5)
-        for side in "NESW":
-            x0, y0, x1, y1 = arms[side]
-            if side in doors:
-                if side in "NS":
-                    d.line((x0, y0, x0, y1), fill=edge, width=w)
-                    d.line((x1, y0, x1, y1), fill=edge, width=w)
-                else:
-                    d.line((x0, y0, x1, y0), fill=edge, width=w)
-                    d.line((x0, y1, x1, y1), fill=edge, width=w)
-            else:
-                edge_line = {"N": (lo, lo, hi, lo), "S": (lo, hi, hi, hi), "W": (lo, lo, lo, hi),
-                             "E": (hi, lo, hi, hi)}[side]
-                d.line(edge_line, fill=edge, width=w)
-        # corners of the hub where two arms meet are already covered by the floor.
-        for side in doors:
-            d.rectangle(arms[side], fill=CORR_FLOOR)
-        d.rectangle((lo + w / 2, lo + w / 2, hi - w / 2, hi - w / 2), fill=CORR_FLOOR)
+        edge = _mix(CORR_FLOOR, DARK, 0.35)
+        for x0, y0, x1, y1 in passage:  # the passage's outline, then its floor over it
+            d.rectangle((x0 - w, y0 - w, x1 + w, y1 + w), fill=edge)
+        for box in passage:
+            d.rectangle(box, fill=CORR_FLOOR)
     else:
         radius = s * (0.16 if kind == "pod" else 0.05)
         d.rounded_rectangle((gap, gap, s - gap, s - gap), radius=radius, fill=HULL, outline=HULL_EDGE,
