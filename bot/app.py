@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import discord
 from discord import app_commands
@@ -21,7 +21,9 @@ log = logging.getLogger(__name__)
 class TableBot(commands.Bot):
     """The bot: a table host over SQLite, the /game commands and the table UI."""
 
-    def __init__(self, settings: Settings, games: Iterable[type[Game]]) -> None:
+    def __init__(
+        self, settings: Settings, games: Iterable[type[Game]], seeder: Callable[[], int] | None = None
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -32,6 +34,7 @@ class TableBot(commands.Bot):
 
         self.settings = settings
         self.registry = GameRegistry(games)
+        self._seeder = seeder
         self.host: TableHost = None  # type: ignore[assignment]  # set in setup_hook
         self.ui = TableUI(self)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -42,7 +45,8 @@ class TableBot(commands.Bot):
         from cogs.shortcuts import ArgoatCommands, ArgoCommands
 
         store = await Store.open(self.settings.database_path)
-        self.host = TableHost(store, self.registry, clock=discord.utils.utcnow)
+        seeding = {"seeder": self._seeder} if self._seeder is not None else {}
+        self.host = TableHost(store, self.registry, clock=discord.utils.utcnow, **seeding)
         self.add_dynamic_items(*components.ALL_ITEMS)
         await self.add_cog(GameCog(self))
         await self.add_cog(ArgoCommands(self))
@@ -76,6 +80,15 @@ class TableBot(commands.Bot):
             pass
 
 
-def create_bot(settings: Settings, *, games: Iterable[type[Game]] | None = None) -> TableBot:
-    """A ready-to-start bot for ``settings``; ``games`` defaults to every shipped game."""
-    return TableBot(settings, discover() if games is None else games)
+def create_bot(
+    settings: Settings,
+    *,
+    games: Iterable[type[Game]] | None = None,
+    seeder: Callable[[], int] | None = None,
+) -> TableBot:
+    """A ready-to-start bot for ``settings``.
+
+    ``games`` defaults to every shipped game; ``seeder`` (default: a secure random source) picks
+    each new table's seed — tests pass a fixed one to get reproducible games.
+    """
+    return TableBot(settings, discover() if games is None else games, seeder)

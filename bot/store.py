@@ -306,6 +306,16 @@ class Store:
             rows = await cur.fetchall()
         return [_record(r) for r in rows]
 
+    async def recent_summaries(self, table_id: int, limit: int) -> list[str]:
+        """The last ``limit`` public summary lines of a table's log, oldest first."""
+        async with self._db.execute(
+            "SELECT summary FROM events WHERE table_id = ? AND summary != '' ORDER BY seq DESC LIMIT ?",
+            (table_id, limit),
+        ) as cur:
+            rows = await cur.fetchall()
+        lines = [line for (summary,) in reversed(list(rows)) for line in summary.splitlines() if line]
+        return lines[-limit:]
+
     async def log(self, table_id: int, limit: int | None = None) -> list[LogEntry]:
         """The table's action log, oldest first (the last ``limit`` entries if given)."""
         query = "SELECT seq, actor, action, summary, at FROM events WHERE table_id = ? ORDER BY seq DESC"

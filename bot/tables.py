@@ -165,9 +165,7 @@ class TableHost:
             record = tables[-1] if tables else None
         if record is None:
             raise TableError("No game has been played in this channel yet.")
-        entries = await self.store.log(record.id)
-        lines = [line for e in entries for line in e.summary.splitlines() if line]
-        return lines[-limit:]
+        return await self.store.recent_summaries(record.id, limit)
 
     # -- lobby --------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine.core import Action, Game, Prompt, format_text
+from bot.engine.core import Action, Game, Prompt, format_text, player_ref
 from bot.store import FINISHED, LOBBY
 from bot.tables import Outcome, OutOfDate, Table, TableError
 from cogs import components as comp
@@ -99,7 +99,8 @@ class TableUI:
     def _prompt_line(self, table: Table, prompt: Prompt) -> str:
         names = names_for(table)
         text = format_text(prompt.text, names)
-        line = f"▶ <@{prompt.player}>: {text}" if prompt.player else f"▶ {text}"
+        named = prompt.player is None or player_ref(prompt.player) in prompt.text
+        line = f"▶ {text}" if named else f"▶ <@{prompt.player}>: {text}"
         if prompt.private:
             line += " (your choices are private: press **Show my choices**)"
         if prompt.others:

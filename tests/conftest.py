@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,13 +21,28 @@ def settings(tmp_path: Path) -> Settings:
     return Settings(token="test-token", database_path=tmp_path / "data" / "games.db")
 
 
+class Seeds:
+    """The seed of the next table a test bot opens: fixed when ``value`` is set, else random."""
+
+    def __init__(self) -> None:
+        self.value: int | None = None
+
+    def __call__(self) -> int:
+        return self.value if self.value is not None else random.randrange(2**63)
+
+
 @pytest.fixture
-async def make_bot(settings: Settings):
+def seeds() -> Seeds:
+    return Seeds()
+
+
+@pytest.fixture
+async def make_bot(settings: Settings, seeds: Seeds):
     """Builds fresh bots on the same database (for restarts); closes their databases at the end."""
     made = []
 
     def make():
-        made.append(create_bot(settings, games=GAMES))
+        made.append(create_bot(settings, games=GAMES, seeder=seeds))
         return made[-1]
 
     yield make

@@ -64,7 +64,9 @@ def test_paths_that_lead_nowhere_are_stale():
 def test_pages_and_matching():
     t = tree(*(f"take {n}" for n in range(1, 41)))
     step = t.walk(())  # the lone "take" is skipped
-    assert step.tokens == ("take",) and step.pages == 2 and step.page(1) == (25, [str(n) for n in range(26, 41)])
+    assert (
+        step.tokens == ("take",) and step.pages == 2 and step.page(1) == (25, [str(n) for n in range(26, 41)])
+    )
     assert t.matching("take 3", limit=5) == ["take 3", "take 30", "take 31", "take 32", "take 33"]
 
 
