@@ -326,7 +326,12 @@ class TableHost:
                     raise TableError("You are not playing at this table.")
                 prompt = game.prompt()
                 if prompt is None or user_id not in prompt.deciders():
-                    raise TableError("It is not your decision right now.")
+                    waiting = ", ".join(f"<@{p}>" for p in prompt.deciders()) if prompt else ""
+                    raise TableError(
+                        f"It is not your decision right now (waiting for {waiting})."
+                        if waiting
+                        else "It is not your decision right now."
+                    )
             try:
                 chosen = game.parse(user_id, action) if isinstance(action, str) else action
                 before, decider_before = _turn_marker(game), _decider(game)

@@ -127,6 +127,22 @@ class Driver:
             message = result.response
         raise AssertionError(f"could not reach {' '.join(tokens)!r}")
 
+    async def choose(self, notation: str) -> None:
+        """Have the current decider take the legal action written ``notation``, by clicking."""
+        wanted = notation.split()
+        previous = self.policy
+
+        def exactly(game: Game, player: str, actions: list[Action]) -> Action:
+            matches = [a for a in actions if game.notation(a).split() == wanted]
+            assert matches, f"{notation!r} is not legal; legal: {[game.notation(a) for a in actions]}"
+            return matches[0]
+
+        self.policy = exactly
+        try:
+            await self.step()
+        finally:
+            self.policy = previous
+
     async def play_to_end(self, max_actions: int = 5000) -> int:
         """Play until the game ends; returns the number of actions taken."""
         for count in range(max_actions):

@@ -24,7 +24,6 @@ async def test_a_whole_three_player_game_through_components_ends_in_a_win(world,
     driver = Driver(w.env, simcord_bot, w.channel, {str(p.id): p for p in players}, policy)
     actions = await driver.play_to_end(max_actions=4000)
     final = w.channel.last_message
-    print(actions, driver.clicks)
     assert "Game over" in final.content and "found Eden" in final.content
     table = (await simcord_bot.host.store.tables())[0]
     assert table.status == "finished"

@@ -92,9 +92,15 @@ async def test_keyboard_play_with_autocomplete_and_engine_errors(world, simcord_
     assert [c["value"] for c in choices] == ["take 1", "take 2", "take 3"]
     assert await w.bob.autocomplete(w.channel, "game play", "action", "") == []
     r = await w.alice.slash(w.channel, "game play", action="take 9")
-    assert_responded(r, content="'take 9' is not a legal choice for you right now.", ephemeral=True)
+    assert_responded(
+        r,
+        content="'take 9' is not a legal choice for you right now. Legal choices begin: take 1, take 2, take 3.",
+        ephemeral=True,
+    )
     r = await w.bob.slash(w.channel, "game play", action="take 1")
-    assert_responded(r, content="It is not your decision right now.", ephemeral=True)
+    assert_responded(
+        r, content=f"It is not your decision right now (waiting for {w.alice.mention}).", ephemeral=True
+    )
     r = await w.alice.slash(w.channel, "game play", action="Take  2")
     assert_responded(r, content="Done: `Take  2`", ephemeral=True)
     assert f"▶ {w.bob.mention}" in w.channel.last_message.content

@@ -260,8 +260,22 @@ class Game(ABC):
 
     def parse(self, player: str, text: str) -> Action:
         """The legal action of ``player`` whose notation is ``text`` (case and spacing ignored)."""
-        wanted = " ".join(text.lower().split())
-        for action in self.legal_actions(player):
-            if " ".join(self.notation(action).lower().split()) == wanted:
+        wanted = text.lower().split()
+        legal = [(self.notation(action), action) for action in self.legal_actions(player)]
+        for notation, action in legal:
+            if notation.lower().split() == wanted:
                 return action
-        raise IllegalAction(f"'{text.strip()}' is not a legal choice for you right now.")
+        typed = " ".join(text.split())
+        if not legal:
+            raise IllegalAction(f"'{typed}' is not a legal choice: you have nothing to decide right now.")
+        # Point at the legal choices sharing the longest start with what was typed.
+        for size in range(len(wanted), -1, -1):
+            close = [n for n, _ in legal if n.lower().split()[:size] == wanted[:size]]
+            if close:
+                break
+        shown = list(dict.fromkeys(" ".join(n.split()[: size + 1]) for n in close))
+        more = f" (and {len(shown) - 8} more)" if len(shown) > 8 else ""
+        raise IllegalAction(
+            f"'{typed}' is not a legal choice for you right now. "
+            f"Legal choices begin: {', '.join(shown[:8])}{more}."
+        )

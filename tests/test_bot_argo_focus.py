@@ -1,0 +1,324 @@
+"""Argo decisions through the bot's components (SimCord), from positions built for each rule."""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+import discord
+import pytest
+from simcord import assert_responded
+
+sys.path.insert(0, str(Path(__file__).parent / "argo"))
+import argo_board
+from argo_board import setup, where
+
+from tests.driver import Driver, random_policy, widgets
+
+BASE = {"N1": "Corridor-T NES", "N2": "Corridor-I NS", "N1E1": "Corridor-L SW", "E1": "Corridor-L NW"}
+TELE = {
+    "N1": "Corridor-I NS",
+    "N2": "Teleporter NS",
+    "S1": "Corridor-I NS",
+    "S2": "Teleporter NS",
+    "S3": "Corridor-I NS",
+}
+PODS = {
+    "N1": "Corridor-I NS",
+    "N2": "Corridor-I NS",
+    "N3": "Corridor-I NS",
+    "N4": "Pod-2/4 S",
+    "E1": "Corridor-I EW",
+    "S1": "Corridor-I NS",
+}
+TM_STATION = {
+    "N1": "Time-Machine NS",
+    "N2": "Corridor-T ESW",
+    "N2E1": "Corridor-I EW",
+    "N2W1": "Corridor-I EW",
+    "E1": "Corridor-I EW",
+    "E2": "Warehouse W",
+    "S1": "Corridor-I NS",
+    "S2": "Corridor-I NS",
+}
+
+
+async def position(w, bot, monkeypatch, tiles, *, players: int = 2, options: str = "", **kwargs):
+    """Seat the first ``players`` users at an Argo table and put the game in a built position.
+
+    Returns (driver, turn message). The position is stored like any state of the table.
+    """
+    actors = [w.alice, w.bob, w.carol, w.dave][:players]
+    ids = tuple(str(a.id) for a in actors)
+    monkeypatch.setattr(argo_board, "PLAYERS", ids)
+    extra = {"options": options} if options else {}
+    lobby = (await w.alice.slash(w.channel, "game new", game="Argo", **extra)).response
+    for actor in actors[1:]:
+        await actor.click(lobby, label="Join")
+    await w.alice.click(lobby, label="Start")
+    table = await bot.host.current(w.channel.id)
+    game = setup(tiles, players=players, options=table.record.options, **kwargs)
+    record = table.record.evolve(state=game.to_json(), deadline=bot.host._deadline(game))
+    await bot.host.store.save(
+        record, actor="test", action={"type": "test-setup"}, summary="", now=discord.utils.utcnow()
+    )
+    bot.host._cache.pop(w.channel.id)
+    turn = (await w.alice.slash(w.channel, "game board")).response
+    driver = Driver(
+        w.env, bot, w.channel, dict(zip(ids, actors, strict=True)), random_policy(random.Random(0))
+    )
+    return driver, turn
+
+
+async def live_game(bot, w):
+    return (await bot.host.current(w.channel.id)).game
+
+
+def labels_of(message) -> list[str]:
+    return [x.label for x in widgets(message)]
+
+
+async def test_push_chain_step_by_step_with_cancel(world, simcord_bot, monkeypatch):
+    w = world
+    driver, turn = await position(
+        w,
+        simcord_bot,
+        monkeypatch,
+        BASE,
+        astronauts={"Blue-Grunt": "N2", "Yellow-Chief": "N1", "Yellow-Pilot": "N1E1"},
+    )
+    await driver.choose("move Grunt N1")
+    message = driver.message(turn.id)
+    assert "full" in message.content
+    assert labels_of(message) == ["push", "cancel"]
+    r = await w.alice.click(message, label="push")
+    assert labels_of(r.response) == ["N1E1", "WR", "↩ Back"]  # never back to N2
+    r = await w.alice.click(message, label="↩ Back")
+    r = await w.alice.click(message, label="cancel")
+    game = await live_game(simcord_bot, w)
+    assert where(game, "Blue-Grunt") == "N2" and where(game, "Yellow-Chief") == "N1"
+    await driver.choose("move Grunt N1")
+    await driver.choose("push Yellow-Chief N1E1")  # the Pilot's onward push is forced
+    game = await live_game(simcord_bot, w)
+    assert (where(game, "Blue-Grunt"), where(game, "Yellow-Chief"), where(game, "Yellow-Pilot")) == (
+        "N1",
+        "N1E1",
+        "E1",
+    )
+    assert "pushed" in driver.message(turn.id).content
+
+
+async def test_teleport_destination_is_chosen(world, simcord_bot, monkeypatch):
+    w = world
+    driver, turn = await position(w, simcord_bot, monkeypatch, TELE, astronauts={"Blue-Chief": "N1"})
+    await driver.choose("move Chief N2")
+    message = driver.message(turn.id)
+    assert labels_of(message) == ["teleport", "cancel"]
+    r = await w.alice.click(message, label="teleport")
+    assert labels_of(r.response) == ["S2", "WR", "↩ Back"]
+    await driver.choose("teleport S2")
+    assert where(await live_game(simcord_bot, w), "Blue-Chief") == "S2"
+
+
+async def test_the_active_player_chooses_whom_an_alien_kills(world, simcord_bot, monkeypatch):
+    w = world
+    driver, turn = await position(
+        w,
+        simcord_bot,
+        monkeypatch,
+        BASE,
+        players=3,
+        phase="alien",
+        aliens=["N1"],
+        astronauts={"Yellow-Pilot": "N2", "Red-Chief": "N2"},
+    )
+    await driver.choose("move Alien N1 N2")
+    message = driver.message(turn.id)
+    assert labels_of(message) == ["kill", "cancel"]
+    r = await w.alice.click(message, label="kill")
+    assert sorted(labels_of(r.response)[:2]) == ["Red-Chief", "Yellow-Pilot"]
+    r = await w.bob.click(driver.message(turn.id), label="Yellow-Pilot")
+    assert r.response.ephemeral and r.response.content.startswith("It is not your decision")
+    await driver.choose("kill Yellow-Pilot")
+    game = await live_game(simcord_bot, w)
+    assert where(game, "Yellow-Pilot") == "dead" and where(game, "Red-Chief") == "N2"
+    assert "killed" in driver.message(turn.id).content
+
+
+async def test_the_pilot_announces_her_choice(world, simcord_bot, monkeypatch):
+    w = world
+    driver, turn = await position(w, simcord_bot, monkeypatch, PODS, astronauts={"Blue-Pilot": "N3"})
+    assert "Pilot" in labels_of(turn)  # first round: only Moves, so the verb is skipped
+    r = await w.alice.click(turn, label="Pilot")
+    r = await w.alice.click(turn, label="N4")
+    assert {"stay", "leave", "relocate"} <= set(labels_of(r.response))
+    await driver.choose("move Pilot N4 leave")
+    game = await live_game(simcord_bot, w)
+    assert where(game, "Blue-Pilot") == "escaped" and game.view(None)["players"][0]["score"] == 2
+
+
+async def test_time_machine_interrupt_at_the_start_of_a_turn(world, simcord_bot, monkeypatch):
+    w = world
+    driver, turn = await position(
+        w,
+        simcord_bot,
+        monkeypatch,
+        TM_STATION,
+        begin=True,
+        astronauts={"Yellow-Pilot": "N1"},
+        aliens=["N2E1", "S2"],
+    )
+    assert "Time Machine" in labels_of(turn)
+    r = await w.alice.click(turn, label="Time Machine")
+    assert_responded(
+        r, content="That button is for the other players; your choices are above.", ephemeral=True
+    )
+    r = await w.bob.click(turn, label="Time Machine")
+    picker = r.response
+    assert picker.ephemeral
+    choices = await w.bob.autocomplete(w.channel, "argo timemachine", "action", "")
+    assert "timemachine move Yellow-Pilot WR" in [c["value"] for c in choices]
+    await Driver(w.env, simcord_bot, w.channel, driver.actors, driver.policy)._reach(
+        w.bob,
+        picker,
+        ["timemachine", "move", "Yellow-Pilot", "WR"],
+        simcord_bot.host._cache[w.channel.id].record.version,
+    )
+    assert picker.content.startswith("Done: `timemachine")
+    game = await live_game(simcord_bot, w)
+    assert where(game, "Yellow-Pilot") == "WR"
+    assert game.prompt().player == str(w.alice.id) and game.view(None)["phase"] == "alien"
+    message = driver.message((await simcord_bot.host.current(w.channel.id)).record.message_id)
+    assert "Time Machine" in message.content  # the log line under the board
+    assert {"N2E1", "S2"} <= set(labels_of(message))  # Blue resumes his Alien phase: which Alien
+
+
+async def test_time_machine_between_two_actions_by_command(world, simcord_bot, monkeypatch):
+    w = world
+    driver, _turn = await position(
+        w,
+        simcord_bot,
+        monkeypatch,
+        TM_STATION,
+        astronauts={"Yellow-Pilot": "N1", "Blue-Grunt": "S1"},
+    )
+    await driver.choose("move Grunt S2")
+    game = await live_game(simcord_bot, w)
+    assert game.prompt().others == (str(w.bob.id),)
+    r = await w.bob.slash(w.channel, "argo timemachine", action="move Yellow-Pilot WR")
+    assert_responded(r, content="Done: `timemachine move Yellow-Pilot WR`", ephemeral=True)
+    game = await live_game(simcord_bot, w)
+    assert where(game, "Yellow-Pilot") == "WR" and game.prompt().player == str(w.alice.id)
+    r = await w.bob.slash(w.channel, "argo timemachine", action="move Yellow-Pilot N1")
+    assert_responded(
+        r, content=f"It is not your decision right now (waiting for {w.alice.mention}).", ephemeral=True
+    )
+
+
+async def test_time_machine_wait_holds_the_turn_until_pass_or_timeout(world, simcord_bot, monkeypatch):
+    w = world
+    driver, _turn = await position(
+        w,
+        simcord_bot,
+        monkeypatch,
+        TM_STATION,
+        begin=True,
+        options="tm_wait=2",
+        astronauts={"Yellow-Pilot": "N1"},
+        aliens=["N2E1", "S2"],
+    )
+    game = await live_game(simcord_bot, w)
+    assert game.prompt().timeout == 120 and str(w.bob.id) in game.prompt().others
+    r = await w.alice.slash(w.channel, "argo alien", action="move Alien S2 S1")
+    assert_responded(
+        r, content=f"It is not your decision right now (waiting for {w.bob.mention}).", ephemeral=True
+    )
+    await w.env.advance_time(60)
+    assert (await live_game(simcord_bot, w)).prompt().timeout == 120  # still waiting
+    await w.env.advance_time(70)
+    game = await live_game(simcord_bot, w)
+    assert game.prompt().player == str(w.alice.id) and game.prompt().timeout is None
+    await driver.choose("move Alien S2 S1")
+
+
+async def test_undo_takes_back_the_players_own_action(world, simcord_bot, monkeypatch):
+    w = world
+    driver, turn = await position(w, simcord_bot, monkeypatch, BASE, astronauts={"Blue-Grunt": "N2"})
+    await driver.choose("move Grunt N1")
+    assert "undo" in labels_of(driver.message(turn.id))
+    await driver.choose("undo")
+    assert where(await live_game(simcord_bot, w), "Blue-Grunt") == "N2"
+
+
+async def test_illegal_keyboard_move_is_refused_with_the_legal_choices(world, simcord_bot, monkeypatch):
+    w = world
+    await position(w, simcord_bot, monkeypatch, BASE, astronauts={"Blue-Grunt": "N2"})
+    before = (await simcord_bot.host.current(w.channel.id)).record
+    r = await w.alice.slash(w.channel, "argo move", action="Grunt E1")
+    assert r.response.ephemeral
+    assert r.response.content.startswith("'move Grunt E1' is not a legal choice for you right now.")
+    assert "move Grunt N1" in r.response.content
+    r = await w.bob.slash(w.channel, "argo move", action="Grunt N1")
+    assert_responded(
+        r, content=f"It is not your decision right now (waiting for {w.alice.mention}).", ephemeral=True
+    )
+    r = await w.alice.slash(w.channel, "argo build", action="Lab N3 doors-S")
+    assert r.response.ephemeral and "not a legal choice" in r.response.content
+    assert (await simcord_bot.host.current(w.channel.id)).record == before
+    choices = await w.alice.autocomplete(w.channel, "argo move", "action", "Grunt")
+    assert [c["value"] for c in choices] and all(c["value"].startswith("move Grunt") for c in choices)
+    r = await w.alice.slash(w.channel, "argo move", action="Grunt N1")
+    assert_responded(r, content="Done: `move Grunt N1`", ephemeral=True)
+
+
+async def test_out_of_date_components_and_restart_mid_turn(world, simcord_bot, make_bot, monkeypatch):
+    w = world
+    driver, turn = await position(
+        w,
+        simcord_bot,
+        monkeypatch,
+        TM_STATION,
+        begin=True,
+        astronauts={"Yellow-Pilot": "N1"},
+        aliens=["N2E1", "S2"],
+    )
+    bob_picker = (await w.bob.click(turn, label="Time Machine")).response
+    r = await w.alice.click(turn, label="S2")  # which Alien: a step, not yet an action
+    new_bot = make_bot()
+    await w.env.restart_bot(new_bot)
+    await simcord_bot.close()
+    driver.bot = new_bot
+    assert "S1" in labels_of(driver.message(turn.id))  # still mid-choice: where to
+    await w.alice.click(driver.message(turn.id), label="S1")
+    r = await w.bob.click(bob_picker, label=labels_of(bob_picker)[0])
+    assert r.response.ephemeral and r.response.content.startswith("That board is out of date.")
+    assert r.response.attachments  # the current board comes with the refusal
+    assert where(await live_game(new_bot, w), "Yellow-Pilot") == "N1"
+
+
+@pytest.mark.parametrize("count", [3])
+async def test_each_turn_posts_a_board_and_mentions_the_next_player(world, simcord_bot, seeds, count):
+    w = world
+    seeds.value = 3
+    actors = [w.alice, w.bob, w.carol][:count]
+    lobby = (await w.alice.slash(w.channel, "game new", game="Argo")).response
+    for actor in actors[1:]:
+        await actor.click(lobby, label="Join")
+    await w.alice.click(lobby, label="Start")
+
+    driver = Driver(
+        w.env, simcord_bot, w.channel, {str(a.id): a for a in actors}, random_policy(random.Random(3))
+    )
+    first = w.channel.last_message
+    assert first.attachments and first.attachments[0].filename == "board.png"
+    while (await simcord_bot.host.current(w.channel.id)).record.message_id == first.id:
+        await driver.step()
+    second = w.channel.last_message
+    game = await live_game(simcord_bot, w)
+    assert second.attachments and second.attachments[0].filename == "board.png"
+    posted = [
+        e for e in w.env.http_requests if e.method == "POST" and e.json and "allowed_mentions" in e.json
+    ]
+    pinged = posted[-1].json["allowed_mentions"]
+    assert [str(u) for u in pinged.get("users")] == [game.view(None)["active"]] and not pinged.get("parse")
