@@ -219,19 +219,19 @@ class TableUI:
         the old turn message is retired and a new one mentions who decides now; otherwise the
         turn message is edited in place.
 
-        ``on_turn_message``: the interaction is an unanswered click on the table's turn message,
-        so that message is updated through the interaction response.
+        ``on_turn_message``: the interaction is a (deferred) click on the table's turn message,
+        so that message is updated through the interaction.
         """
         table = outcome.table
         if outcome.turn_changed or outcome.decider_changed:
             retired = await self.turn_payload(table, with_board=False, retired=True)
             if on_turn_message and interaction is not None:
-                await interaction.response.edit_message(**retired)
+                await interaction.edit_original_response(**retired)
             else:
                 await self.edit_table_message(table, **retired)
             await self.post_turn_message(table, interaction, strip_previous=False)
         elif on_turn_message and interaction is not None:
-            await interaction.response.edit_message(**await self.turn_payload(table))
+            await interaction.edit_original_response(**await self.turn_payload(table))
         else:
             await self.update_turn_message(table)
         await self.deliver_private(outcome, interaction)
@@ -402,7 +402,16 @@ class TableUI:
         version: int | None,
         on_turn_message: bool = False,
     ) -> None:
-        """Apply an action chosen by the interaction's user and present the outcome."""
+        """Apply an action chosen by the interaction's user and present the outcome.
+
+        The interaction is acknowledged first (drawing a board may take a moment): a click
+        with a deferred update, a command with a private "thinking" reply.
+        """
+        component = interaction.type is discord.InteractionType.component
+        if component:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             outcome = await self.host.act(
                 table.record.channel_id,
@@ -420,16 +429,17 @@ class TableUI:
         if not on_turn_message:
             notation = action if isinstance(action, str) else table.game.notation(action)  # type: ignore[union-attr]
             done = f"Done: `{notation}`"
-            if interaction.type is discord.InteractionType.component:
-                await interaction.response.edit_message(content=done, view=None)
+            if component:  # the private picker the choice was made in
+                await interaction.edit_original_response(content=done, view=None)
             else:
-                await reply(interaction, done)
+                await interaction.followup.send(done, ephemeral=True)
         await self.show_outcome(outcome, interaction, on_turn_message=on_turn_message)
 
     # -- table message on demand -------------------------------------------------------------
 
     async def repost(self, interaction: discord.Interaction, table: Table) -> None:
         """Post the table again (lobby or turn message) and retire the previous message."""
+        await interaction.response.defer(thinking=True)  # a board may be drawn
         if table.record.status == LOBBY:
             await self.strip_components(table)
             message = await send_public(interaction, **self.lobby_payload(table))
@@ -475,10 +485,10 @@ class TableUI:
         )
         if from_lobby_message:
             await interaction.response.edit_message(content=started, view=None)
-            await self.post_turn_message(table, interaction, strip_previous=False)
         else:
-            await self.strip_components(table)
-            await self.post_turn_message(table, interaction, strip_previous=False)
+            await interaction.response.defer(thinking=True)  # the board is drawn next
+            await self.edit_table_message(table, content=started, view=None)
+        await self.post_turn_message(table, interaction, strip_previous=False)
         await self.deliver_private(outcome, interaction)
 
     async def abandon_answer(self, interaction: discord.Interaction, confirmed: bool, table_id: int) -> None:
