@@ -322,3 +322,21 @@ async def test_each_turn_posts_a_board_and_mentions_the_next_player(world, simco
     ]
     pinged = posted[-1].json["allowed_mentions"]
     assert [str(u) for u in pinged.get("users")] == [game.view(None)["active"]] and not pinged.get("parse")
+
+
+async def test_turn_message_and_board_do_not_depend_on_the_stack_order(world, simcord_bot, monkeypatch):
+    w = world
+    driver, turn = await position(w, simcord_bot, monkeypatch, BASE, astronauts={"Blue-Grunt": "N2"})
+    table = await simcord_bot.host.current(w.channel.id)
+    state = table.record.state
+    assert len(state["stack"]) > 2
+    first = driver.message(turn.id)
+    first_png = await first.attachments[0].read()
+    reordered = table.record.evolve(state={**state, "stack": list(reversed(state["stack"]))})
+    await simcord_bot.host.store.save(
+        reordered, actor="test", action={"type": "test-setup"}, summary="", now=discord.utils.utcnow()
+    )
+    simcord_bot.host._cache.pop(w.channel.id)
+    second = (await w.alice.slash(w.channel, "game board")).response
+    assert second.content == first.content
+    assert await second.attachments[0].read() == first_png
