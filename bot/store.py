@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -131,6 +132,9 @@ class Store:
     def __init__(self, db: aiosqlite.Connection, path: Path) -> None:
         self._db = db
         self.path = path
+        # One connection serves every channel: writes take turns so that two transactions
+        # never interleave their statements.
+        self._writing = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: Path | str) -> Store:
@@ -181,6 +185,22 @@ class Store:
     ) -> TableRecord:
         """A new lobby with the host in the first seat; StoreConflict if the channel has one."""
         stamp = now.isoformat()
+        async with self._writing:
+            table_id = await self._insert_table(guild_id, channel_id, game, host_id, options, seed, stamp)
+        record = await self.get_table(table_id)
+        assert record is not None
+        return record
+
+    async def _insert_table(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        host_id: str,
+        options: dict[str, Any],
+        seed: int,
+        stamp: str,
+    ) -> int:
         await self._db.execute("BEGIN IMMEDIATE")
         try:
             try:
@@ -220,9 +240,7 @@ class Store:
         except BaseException:
             await self._db.execute("ROLLBACK")
             raise
-        record = await self.get_table(int(table_id or 0))
-        assert record is not None
-        return record
+        return int(table_id or 0)
 
     async def save(
         self, record: TableRecord, *, actor: str, action: dict[str, Any], summary: str, now: datetime
@@ -231,6 +249,13 @@ class Store:
 
         ``record.version`` is the version it was read at; StoreConflict if the row moved on.
         """
+        async with self._writing:
+            await self._write_version(record, actor=actor, action=action, summary=summary, now=now)
+        return record.evolve(version=record.version + 1, updated_at=now)
+
+    async def _write_version(
+        self, record: TableRecord, *, actor: str, action: dict[str, Any], summary: str, now: datetime
+    ) -> None:
         stamp = now.isoformat()
         new_version = record.version + 1
         await self._db.execute("BEGIN IMMEDIATE")
@@ -264,11 +289,11 @@ class Store:
         except BaseException:
             await self._db.execute("ROLLBACK")
             raise
-        return record.evolve(version=new_version, updated_at=now)
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         """Remember which channel message shows the table now (not a game state change)."""
-        await self._db.execute("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
+        async with self._writing:
+            await self._db.execute("UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id))
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         """The table with this id, or None."""

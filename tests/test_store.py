@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from datetime import UTC, datetime
 
@@ -124,5 +125,25 @@ async def test_event_log_is_append_only(tmp_path):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             await store._db.execute("UPDATE events SET actor = 'x' WHERE table_id = ?", (table.id,))
         assert len(await store.log(table.id)) == 1
+    finally:
+        await store.close()
+
+
+async def test_changes_to_different_tables_at_the_same_time_do_not_interleave(tmp_path):
+    store = await Store.open(tmp_path / "games.db")
+    try:
+        tables = await asyncio.gather(*(new_table(store, channel=c) for c in range(20, 30)))
+        saved = await asyncio.gather(
+            *(
+                store.save(t.evolve(seats=("7", "8")), actor="8", action={"type": "join"}, summary="", now=NOW)
+                for t in tables
+            ),
+            *(store.set_message(t.id, 1000 + t.id) for t in tables),
+        )
+        assert all(s.version == 2 for s in saved[:10])
+        for t in tables:
+            stored = await store.get_table(t.id)
+            assert stored.seats == ("7", "8") and stored.version == 2
+            assert [e.seq for e in await store.log(t.id)] == [1, 2]
     finally:
         await store.close()
