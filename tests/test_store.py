@@ -135,7 +135,9 @@ async def test_changes_to_different_tables_at_the_same_time_do_not_interleave(tm
         tables = await asyncio.gather(*(new_table(store, channel=c) for c in range(20, 30)))
         saved = await asyncio.gather(
             *(
-                store.save(t.evolve(seats=("7", "8")), actor="8", action={"type": "join"}, summary="", now=NOW)
+                store.save(
+                    t.evolve(seats=("7", "8")), actor="8", action={"type": "join"}, summary="", now=NOW
+                )
                 for t in tables
             ),
             *(store.set_message(t.id, 1000 + t.id) for t in tables),
