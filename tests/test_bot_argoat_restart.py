@@ -1,0 +1,115 @@
+"""Argoat through the real bot (SimCord): a restart mid-turn and mid-trade keeps everything working."""
+
+from __future__ import annotations
+
+import pytest
+
+import tests.argoat.argoat_helpers as helpers
+from tests.test_bot_argoat_kit import (
+    assert_refused,
+    build,
+    choose,
+    dm_news,
+    hand,
+    inject,
+    labels,
+    live,
+    open_argoat,
+    seat_of,
+    standing,
+    turn_message,
+)
+
+DIRECTIONS = ("N", "E", "S", "W")
+
+
+async def test_a_restart_after_a_partial_choice_keeps_the_turn_message_working(
+    world, simcord_bot, seeds, make_bot
+):
+    w = world
+    players = [w.alice, w.bob, w.carol]
+    await open_argoat(w, seeds, players, seed=1)
+    table = await live(simcord_bot, w)
+    by_id = {str(p.id): p for p in players}
+    active = by_id[table.game.prompt().player]
+    other = next(p for p in players if p is not active)
+    turn = await turn_message(simcord_bot, w)
+    assert labels(turn)[:1] == ["move"]
+    await active.click(turn, label="move")
+    assert "Choosing: **move …**" in turn.content
+    direction = next(label for label in labels(turn) if label in DIRECTIONS)
+
+    new_bot = make_bot()
+    await w.env.restart_bot(new_bot)
+    await simcord_bot.close()
+
+    assert_refused(await other.click(turn, label=direction), active.mention)
+    await active.click(turn, label=direction)
+    game = (await live(new_bot, w)).game
+    at = seat_of(game, active)["at"]
+    assert at != "0,0" and game.view(None)["movement"]["moved"]
+    assert f"({at})" in turn.content and "Choosing" not in turn.content
+
+
+async def test_a_restart_keeps_an_open_private_picker_working(
+    world, simcord_bot, seeds, make_bot, monkeypatch
+):
+    w = world
+    players = [w.alice, w.bob, w.carol]
+    await open_argoat(w, seeds, players)
+    game = build(monkeypatch, players)
+    helpers.setup(game, str(w.alice.id), items=["water"])
+    turn = await inject(simcord_bot, w, game, w.alice)
+    picker = (await w.alice.click(turn, label="Show my choices")).response
+    await w.alice.click(picker, label="trade")
+
+    new_bot = make_bot()
+    await w.env.restart_bot(new_bot)
+    await simcord_bot.close()
+
+    await w.alice.click(picker, label="Blue")
+    assert picker.content == "Done: `trade Blue`"
+    game = (await live(new_bot, w)).game
+    trade = game.view(None)["trade"]
+    assert trade["to"] == str(w.bob.id) and trade["stage"] == "draft"
+    r = await w.alice.click(await turn_message(new_bot, w), label="Show my choices")
+    assert "trade" in labels(r.response) and "cancel" in labels(r.response)
+
+
+@pytest.mark.parametrize("answer", ["accept", "withdraw"])
+async def test_a_restart_with_a_pending_proposal_keeps_it_answerable(
+    world, simcord_bot, seeds, make_bot, monkeypatch, answer
+):
+    w = world
+    players = [w.alice, w.bob, w.carol]
+    await open_argoat(w, seeds, players)
+    a, b, _ = (str(p.id) for p in players)
+    game = build(monkeypatch, players)
+    helpers.setup(game, a, emeralds=1, items=["staff"])
+    helpers.setup(game, b, emeralds=1)
+    await inject(simcord_bot, w, game, w.alice)
+    before = standing((await live(simcord_bot, w)).game)
+    for typed in ("Blue", "give item Staff", "ask emerald", "propose"):
+        r = await w.alice.slash(w.channel, "argoat trade", action=typed)
+        assert r.response.ephemeral and r.response.content.startswith("Done: `trade ")
+    offer = await turn_message(simcord_bot, w)
+    assert labels(offer) == ["accept", "decline", "Withdraw"]
+
+    new_bot = make_bot()
+    await w.env.restart_bot(new_bot)
+    await simcord_bot.close()
+
+    assert_refused(await w.carol.click(offer, label="accept"), w.bob.mention)
+    if answer == "accept":
+        await w.bob.click(offer, label="accept")
+        game = (await live(new_bot, w)).game
+        assert hand(game, w.bob) == ["staff"] and hand(game, w.alice) == []
+        assert (seat_of(game, w.alice)["emeralds"], seat_of(game, w.bob)["emeralds"]) == (2, 0)
+        assert dm_news(w, w.bob) == [["In the trade you received the Staff of Guidance."]]
+    else:
+        await choose(w, new_bot, w.alice, "withdraw")
+        game = (await live(new_bot, w)).game
+        assert standing(game) == before
+        assert dm_news(w, w.bob) == []
+    assert game.prompt().player == a and game.view(None)["trade"] is None
+    assert f"▶ {w.alice.mention}" in w.channel.last_message.content
