@@ -66,9 +66,9 @@ ARGO_ALIEN = starts_with("move alien", "push alien", "kill")
 ARGO_BUILD = starts_with("build")
 ARGO_ACTIVATE = starts_with("activate")
 ARGO_TIME_MACHINE = starts_with("timemachine", "pass")
-ARGOAT_MOVE = starts_with("move")
+ARGOAT_MOVE = starts_with("move", "undo")
 ARGOAT_USE = starts_with("use")
-ARGOAT_TRADE = starts_with("trade", "accept", "decline", "withdraw")
+ARGOAT_TRADE = starts_with("trade", "accept", "decline", "withdraw", "cancel", "undo")
 ARGOAT_END = starts_with("end", "place")
 
 
@@ -158,7 +158,9 @@ class ArgoatCommands(commands.Cog):
     async def use(self, interaction: discord.Interaction, action: str) -> None:
         await play(self.bot, interaction, "Argoat", action, ARGOAT_USE, "use")
 
-    @argoat.command(name="trade", description="Build, propose, accept, decline or withdraw a trade")
+    @argoat.command(
+        name="trade", description="Build, propose, answer, withdraw or cancel a trade"
+    )
     @app_commands.describe(action="e.g. 'trade Blue', 'trade give emerald', 'trade propose', 'accept'")
     @app_commands.autocomplete(action=_trades)
     async def trade(self, interaction: discord.Interaction, action: str) -> None:

@@ -87,12 +87,6 @@ async def test_autocomplete_offers_only_the_users_legal_actions_and_typed_errors
     assert (await live(bot, w)).game.prompt().player == b
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bot gap: /argoat trade covers only the verbs trade/accept/decline/withdraw "
-    "(cogs/shortcuts.py ARGOAT_TRADE), so a trade being built cannot be cancelled (or its last "
-    "part undone) with the /argoat commands: 'cancel' becomes 'trade cancel' and is refused",
-)
 async def test_a_trade_being_built_can_be_cancelled_with_argoat_trade(world, simcord_bot, seeds, monkeypatch):
     w = world
     players = [w.alice, w.bob, w.carol]
