@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine.core import Action, Game, Prompt, format_text, player_ref
-from bot.store import FINISHED, LOBBY
+from bot.store import LOBBY
 from bot.tables import Outcome, OutOfDate, Table, TableError
 from cogs import components as comp
 from cogs.picker import ActionTree, StalePath, Step
@@ -55,7 +55,6 @@ class TableUI:
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
-        self.closed_dms: set[str] = set()
 
     @property
     def host(self):
@@ -83,9 +82,9 @@ class TableUI:
 
     # -- turn messages ------------------------------------------------------------------------
 
-    def _header(self, table: Table, view: dict[str, Any]) -> str:
+    def _header(self, table: Table, view: dict[str, Any], *, retired: bool = False) -> str:
         record = table.record
-        turn = f" · turn {view['turn']}" if view.get("turn") is not None else ""
+        turn = f" · turn {view['turn']}" if view.get("turn") is not None and not retired else ""
         seats = " · ".join(
             f"{p.get('colour', '?')} <@{p['id']}>" for p in view.get("players", []) if "id" in p
         )
@@ -124,7 +123,7 @@ class TableUI:
         game = table.game
         assert game is not None
         view = game.view(None)
-        parts = [self._header(table, view)]
+        parts = [self._header(table, view, retired=retired)]
         parts += await self._recent_lines(table)
         result = game.result()
         components: discord.ui.View | None = None
@@ -133,7 +132,7 @@ class TableUI:
             scores = " · ".join(f"<@{pid}> {score}" for pid, score in result.scores.items())
             if scores:
                 parts.append(f"Scores: {scores}")
-        elif not retired and table.record.status != FINISHED:
+        elif not retired:
             prompt = game.prompt()
             if prompt is not None:
                 parts.append(self._prompt_line(table, prompt))
@@ -270,13 +269,11 @@ class TableUI:
             user = self.bot.get_user(int(player)) or await self.bot.fetch_user(int(player))
             await user.send(text, allowed_mentions=NO_MENTIONS)
         except discord.Forbidden:
-            self.closed_dms.add(player)
             log.info("DMs closed for a player at a table; told them to use /game hand")
             return False
         except discord.HTTPException as exc:
             log.warning("could not DM a player: %s", exc.status)
             return False
-        self.closed_dms.discard(player)
         return True
 
     async def show_hand(self, interaction: discord.Interaction) -> None:
