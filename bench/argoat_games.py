@@ -37,18 +37,22 @@ def play_one(seed: int, players: int, difficulty: str, cap: int) -> Outcome:
     """Play one random game; stop at the first win or after ``cap`` turns."""
     game = ArgoatGame.new(PLAYERS[:players], seed, {"difficulty": difficulty})
     rng = random.Random(seed)
+    state = game.state
     actions = 0
     while True:
         prompt = game.prompt()
         if prompt is None:
-            return Outcome(True, game.state.turn, actions)
-        if game.state.turn > cap:
+            return Outcome(True, state.turn, actions)
+        if state.turn > cap:
             return Outcome(False, cap, actions)
-        deciders = prompt.deciders()
-        player = deciders[0] if len(deciders) == 1 else rng.choice(deciders)
+        if prompt.others:  # a trade on offer: the partner answers or the proposer withdraws
+            deciders = prompt.deciders()
+            player = deciders[0] if len(deciders) == 1 else rng.choice(deciders)
+        else:
+            player = prompt.player
         legal = game.legal_actions(player)
         choices = [a for a in legal if a["type"] not in SKIP] or legal
-        game.apply(player, choices[rng.randrange(len(choices))])
+        game.apply(player, rng.choice(choices))
         actions += 1
 
 

@@ -82,7 +82,7 @@ class _Layout:
         self.placing = placing
         self.slots: list[tuple[int, int]] = []
         if placing or view["decks"].get("discovery", 0) > 0:
-            self.slots = _open_cells(view)
+            self.slots = sorted(set(_open_cells(view)) | _placement_cells(view))
         xs = [b["min_x"], b["max_x"]] + [c[0] for c in self.slots]
         ys = [b["min_y"], b["max_y"]] + [c[1] for c in self.slots]
         self.min_x, self.max_x, self.min_y, self.max_y = min(xs), max(xs), min(ys), max(ys)
@@ -257,11 +257,7 @@ def _draw_map(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
                 draw.rectangle((ox + card // 2 - road_w // 2, oy - GAP - 2,
                                 ox + card // 2 + road_w // 2, oy + 1), fill=sp.ROAD)
 
-    strong: set[tuple[int, int]] = set()
-    if view.get("phase") == "place_frontier":
-        strong = _frontier_spots(view, set(lay.slots))
-    elif view.get("phase") == "place_forest" and view.get("forest_for"):
-        strong = _forest_spots(view, set(lay.slots))
+    strong = _placement_cells(view)
     for x, y in lay.slots:
         ox, oy = lay.origin(x, y)
         _paste(img, sp.empty_slot(f"{x},{y}", card, (x, y) in strong), ox, oy)
@@ -383,7 +379,7 @@ def _supplies_height(view: dict[str, Any]) -> int:
     if view.get("discard"):
         h += 4 + 20 * len(_played_lines(view))
     if view.get("drawn"):
-        h += DRAWN_CARD + 30 if _drawn_card(str(view["drawn"])) else 24
+        h += DRAWN_CARD + 30 if _drawn_card(view) else 24
     if view.get("trade"):
         h += 24 + 19 * len(_trade_lines(view, _names(view)))
     if _movement_line(view):
@@ -432,7 +428,7 @@ def _draw_supplies(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
         cy += 4
     drawn = view.get("drawn")
     if drawn:
-        card = _drawn_card(str(drawn))
+        card = _drawn_card(view)
         _text(img, "Drawn Frontier", x + 12, cy, 15, sp.GOLD, True)
         if card is not None:
             sprite = sp.frontier_card(*card, DRAWN_CARD)
@@ -462,35 +458,11 @@ def _draw_supplies(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, 
             cy += 19
 
 
-def _road_map(view: dict[str, Any]) -> dict[tuple[int, int], str]:
-    roads = {(f["x"], f["y"]): "".join(f["roads"]) for f in view["frontiers"]}
-    roads.update({(f["x"], f["y"]): "".join(f["roads"]) for f in view["forests"]})
-    return roads
-
-
-def _frontier_spots(view: dict[str, Any], open_cells: set[tuple[int, int]]) -> set[tuple[int, int]]:
-    """The open cells where the drawn Frontier may be placed (all open cells if unknown)."""
-    card = _drawn_card(str(view.get("drawn") or ""))
-    try:
-        from bot.engine.argoat.geometry import frontier_spots
-    except ImportError:  # pragma: no cover - the engine ships with the bot
-        return open_cells
-    if card is None:
-        return open_cells
-    return set(frontier_spots(_road_map(view), "".join(card[1]))) & open_cells
-
-
-def _forest_spots(view: dict[str, Any], open_cells: set[tuple[int, int]]) -> set[tuple[int, int]]:
-    """The open cells where the Dark Forest of the frontier ``forest_for`` may be placed."""
-    parent = _cell(str(view["forest_for"]))
-    try:
-        from bot.engine.argoat.geometry import forest_spots
-    except ImportError:  # pragma: no cover - the engine ships with the bot
-        return {c for c in open_cells if abs(c[0] - parent[0]) + abs(c[1] - parent[1]) == 1}
-    roads = _road_map(view)
-    if parent not in roads:
+def _placement_cells(view: dict[str, Any]) -> set[tuple[int, int]]:
+    """The cells where the pending placement may go (the view's ``placement_cells``)."""
+    if view.get("phase") not in ("place_frontier", "place_forest"):
         return set()
-    return {cell for cell, _ in forest_spots(roads, parent)} & open_cells
+    return {_cell(c) for c in view.get("placement_cells") or []}
 
 
 def _played_lines(view: dict[str, Any]) -> list[str]:
@@ -530,14 +502,11 @@ def _trade_lines(view: dict[str, Any], names: dict[str, str]) -> list[str]:
     return lines
 
 
-def _drawn_card(key: str) -> tuple[str, tuple[str, ...], bool, str | None, str] | None:
-    """The printed face of a face-up Frontier card awaiting placement (its name, roads,
-    Dragon symbol, Fragment, kind), from the game's public card list."""
-    try:
-        from bot.engine.argoat.data import FRONTIER_BY_KEY
-    except ImportError:  # pragma: no cover - the engine ships with the bot
+def _drawn_card(view: dict[str, Any]) -> tuple[str, tuple[str, ...], bool, str | None, str] | None:
+    """The printed face of the face-up Frontier card awaiting placement or resolution (its
+    name, roads, Dragon symbol, Fragment, kind), from the view's ``drawn_card``."""
+    card = view.get("drawn_card")
+    if not card:
         return None
-    card = FRONTIER_BY_KEY.get(key)
-    if card is None:
-        return None
-    return card.name, tuple(card.roads), card.dragon, card.fragment, _kind(card.key)
+    return (str(card["name"]), tuple(card["roads"]), bool(card["dragon"]), card.get("fragment"),
+            _kind(str(card["key"])))

@@ -18,11 +18,13 @@ from bot.engine.argoat.data import (
     BANK_SIZE,
     FRAGMENT_COPIES,
     FRAGMENT_KEYS,
+    FRONTIER_BY_KEY,
     FRONTIERS,
     ITEM_BY_KEY,
     ITEM_COPIES,
     ITEM_KEYS,
 )
+from bot.engine.argoat.geometry import frontier_spots
 from bot.engine.argoat.notation import VERBS
 from bot.engine.core import Event, IllegalAction
 
@@ -72,9 +74,20 @@ def check_invariants(game: ArgoatGame) -> None:
 
 
 def check_public_view(game: ArgoatGame) -> None:
-    """The public view names no held Item and no face-down forest's content."""
+    """The public view names no held Item and no face-down forest's content; it shows the
+    drawn card and exactly the cells a pending placement may take."""
     view = game.view(None)
     assert "you" not in view
+    if view["phase"] in ("place_frontier", "place_forest"):
+        assert view["placement_cells"] == [
+            a["at"] for a in game.legal_actions(view["active"]) if a["type"] == "place"]
+        assert view["placement_cells"]
+    else:
+        assert view["placement_cells"] == []
+    card = view["drawn_card"]
+    assert (card is None) == (view["drawn"] is None)
+    if card is not None:
+        assert card["key"] == view["drawn"] and card["name"] == FRONTIER_BY_KEY[card["key"]].name
     view = dict(view, discard={}, movement={})  # both name only Items already played
     for forest in view["forests"]:
         assert ("content" in forest) == forest["flipped"]
@@ -131,6 +144,18 @@ def check_events(game: ArgoatGame, action: dict[str, Any], events: list[Event]) 
         assert event.data.get("item") in used | {None}
 
 
+def check_caches(game: ArgoatGame) -> None:
+    """What the game caches between actions (legal actions, prompts, trade menus, moves,
+    placement cells) equals what a fresh copy without any cache computes."""
+    fresh = ArgoatGame.from_json(game.to_json())
+    assert fresh.prompt() == game.prompt()
+    for player in game.players:
+        assert fresh.legal_actions(player) == game.legal_actions(player)
+    s = game.state
+    for roads in {f.roads for f in FRONTIERS}:
+        assert s.frontier_spots(roads) == frontier_spots(s.roads, roads)
+
+
 def play(players: list[str], seed: int, difficulty: str, actions: int,
          checks: bool = True) -> tuple[ArgoatGame, list[tuple[str, dict[str, Any]]]]:
     """Random legal play with every check after every action; returns the game and its log."""
@@ -159,6 +184,8 @@ def play(players: list[str], seed: int, difficulty: str, actions: int,
             check_events(game, action, events)
             check_invariants(game)
             check_public_view(game)
+            if step % 5 == 0:
+                check_caches(game)
     return game, log
 
 

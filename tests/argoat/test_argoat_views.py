@@ -8,17 +8,19 @@ import pytest
 from argoat_helpers import (
     BASE,
     act,
+    beside_town,
     marker,
     new_game,
     notations,
     refuses,
     scenario,
     setup,
+    stack,
     texts,
 )
 
 from bot.engine.argoat import ArgoatGame
-from bot.engine.argoat.data import FRAGMENT_KEYS
+from bot.engine.argoat.data import FRAGMENT_KEYS, FRONTIER_BY_KEY
 from bot.engine.argoat.notation import VERBS
 
 FOREST_MAP = {**BASE, "0,2": "lake"}
@@ -146,3 +148,68 @@ def test_json_round_trip_mid_turn(seed: int) -> None:
     assert copy.to_json() == data
     assert copy.legal_actions(player) == game.legal_actions(player)
     assert copy.view(player) == game.view(player)
+
+
+def _places(game: ArgoatGame, player: str) -> list[str]:
+    return [a["at"] for a in game.legal_actions(player) if a["type"] == "place"]
+
+
+def test_the_view_shows_the_drawn_frontier_and_where_it_may_go() -> None:
+    """The Town's card is face up once drawn: the view gives its face and the cells `place`
+    accepts, then the cells of its Dark Forest; nothing once it is all placed."""
+    game = scenario(BASE)
+    stack(game, discovery=["lake"])
+    view = game.view(None)
+    assert view["drawn_card"] is None and view["placement_cells"] == []
+    setup(game, "ann", at="0,-1")
+    act(game, "ann", "move N")
+    act(game, "ann", "end")
+    view = game.view(None)
+    assert view["phase"] == "place_frontier" and view["drawn"] == "lake"
+    lake = FRONTIER_BY_KEY["lake"]
+    assert view["drawn_card"] == {"key": "lake", "name": lake.name, "roads": ["N", "S"],
+                                  "dragon": True, "fragment": "sun", "action": lake.text}
+    assert view["placement_cells"] == _places(game, "ann") != []
+    assert game.view("bob")["placement_cells"] == view["placement_cells"]
+    act(game, "ann", f"place {view['placement_cells'][0]}")
+    view = game.view(None)
+    assert view["phase"] == "place_forest" and view["drawn_card"] is None
+    assert view["placement_cells"] == _places(game, "ann") != []
+    act(game, "ann", f"place {view['placement_cells'][-1]}")
+    view = game.view(None)
+    assert view["phase"] == "turn" and view["placement_cells"] == []
+    assert view["drawn_card"] is None
+
+
+def test_a_dreamt_frontier_is_shown_while_it_resolves_then_hidden() -> None:
+    """Q6: the card drawn at the Hill of Dreams is resolved in the open (the public `dream`
+    event names it), so the view shows it while its action waits for a choice; once it is
+    buried at the bottom of the Discovery Deck no view names it."""
+    game, side = beside_town("hill")
+    setup(game, "ann", emeralds=2)
+    stack(game, discovery=["caravan"], supply=["book"])
+    act(game, "ann", f"move {side}")
+    act(game, "ann", "end pay")
+    view = game.view(None)
+    assert view["phase"] == "dream" and view["drawn_card"]["key"] == "caravan"
+    assert view["placement_cells"] == []
+    act(game, "ann", "end pass")
+    assert game.state.discovery[-1] == "caravan"
+    for player in (None, "ann", "bob"):
+        view = game.view(player)
+        assert view["drawn"] is None and view["drawn_card"] is None
+        assert "caravan" not in json.dumps(view).lower()
+
+
+def test_events_made_quickly_equal_plain_events() -> None:
+    from bot.engine.argoat import events
+    from bot.engine.core import Event
+
+    assert events.event is events._direct  # the fast way is the one in use here
+    made = events.event("<p:ann> moves N.", kind="move", data={"player": "ann"})
+    plain = Event("<p:ann> moves N.", kind="move", data={"player": "ann"})
+    assert made == plain and repr(made) == repr(plain) and made.public
+    secret = events.event("You drew the Book of Wisdom.", to="ann", kind="item_drawn")
+    assert secret == Event("You drew the Book of Wisdom.", to="ann", kind="item_drawn")
+    assert secret.data == {} and not secret.public
+    assert events._checked("t", "p", "k", {"a": 1}) == Event("t", "p", "k", {"a": 1})

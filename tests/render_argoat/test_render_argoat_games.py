@@ -62,7 +62,7 @@ def test_random_game_maps_render(players: int, difficulty: str, seed: int) -> No
 @pytest.mark.parametrize("seed", [5, 6])
 def test_highlighted_cells_are_the_legal_placements(seed: int) -> None:
     """While a card is being placed, the cells drawn in gold are exactly the cells that
-    `place x,y` accepts."""
+    `place x,y` accepts (the view's `placement_cells`), and the drawn card is shown."""
     options = {spec.name: spec.default for spec in GAME.option_specs}
     game = GAME.new(["a", "b", "c", "d"], seed, options)
     rng = random.Random(seed)
@@ -72,16 +72,18 @@ def test_highlighted_cells_are_the_legal_placements(seed: int) -> None:
         if prompt is None:
             break
         view = game.view(None)
+        gold = argoat._placement_cells(view)
         if view["phase"] in ("place_frontier", "place_forest"):
             legal = {tuple(int(v) for v in a["at"].split(","))
                      for a in game.legal_actions(prompt.player) if a["type"] == "place"}
-            open_cells = set(argoat._open_cells(view))
-            if view["phase"] == "place_frontier":
-                gold = argoat._frontier_spots(view, open_cells)
-            else:
-                gold = argoat._forest_spots(view, open_cells)
             assert gold == legal
+            assert legal <= set(argoat._Layout(view).slots)  # every legal cell is drawn
+            if view["phase"] == "place_frontier":
+                card = argoat._drawn_card(view)
+                assert card is not None and card[0] == view["drawn_card"]["name"]
             checked.add(view["phase"])
+        else:
+            assert gold == set()
         player = rng.choice(prompt.deciders())
         legal_actions = game.legal_actions(player)
         choices = [a for a in legal_actions if a["type"] not in SKIP] or legal_actions

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.engine.core import Event, player_ref
 
 from .data import FRAGMENT_BY_KEY, FRONTIER_BY_KEY, ITEM_BY_KEY
+from .events import event
 from .geometry import Coord, fmt
 from .state import OVER, TURN, Movement, Seat, State
 
@@ -19,12 +20,12 @@ def name_at(state: State, at: Coord) -> str:
 def take_from_bank(state: State, seat: Seat, events: list[Event]) -> None:
     """``seat`` takes one Emerald from the Bank; nothing happens if it is empty (Q5)."""
     if state.bank <= 0:
-        events.append(Event(f"The Bank is empty: {player_ref(seat.id)} gets no Emerald.",
+        events.append(event(f"The Bank is empty: {player_ref(seat.id)} gets no Emerald.",
                             kind="empty", data={"player": seat.id, "what": "bank"}))
         return
     state.bank -= 1
     seat.emeralds += 1
-    events.append(Event(f"{player_ref(seat.id)} takes an Emerald from the Bank.",
+    events.append(event(f"{player_ref(seat.id)} takes an Emerald from the Bank.",
                         kind="emerald", data={"player": seat.id, "amount": 1}))
 
 
@@ -38,18 +39,18 @@ def take_fragment(state: State, seat: Seat, key: str, events: list[Event]) -> bo
     """``seat`` takes Fragment ``key`` from the Reliquary unless they have it or none is left."""
     fragment = FRAGMENT_BY_KEY[key]
     if key in seat.fragments:
-        events.append(Event(f"{player_ref(seat.id)} already has the {fragment.name}.",
+        events.append(event(f"{player_ref(seat.id)} already has the {fragment.name}.",
                             kind="fragment", data={"player": seat.id, "fragment": key,
                                                    "taken": False}))
         return False
     if state.reliquary[key] <= 0:
-        events.append(Event(f"No {fragment.name} is left in the Reliquary.",
+        events.append(event(f"No {fragment.name} is left in the Reliquary.",
                             kind="empty", data={"player": seat.id, "what": "reliquary",
                                                 "fragment": key}))
         return False
     state.reliquary[key] -= 1
     seat.add_fragment(key)
-    events.append(Event(f"{player_ref(seat.id)} takes the {fragment.name}.",
+    events.append(event(f"{player_ref(seat.id)} takes the {fragment.name}.",
                         kind="fragment", data={"player": seat.id, "fragment": key,
                                                "taken": True}))
     return True
@@ -58,14 +59,14 @@ def take_fragment(state: State, seat: Seat, key: str, events: list[Event]) -> bo
 def draw_item(state: State, seat: Seat, events: list[Event]) -> None:
     """``seat`` draws the top Item of the Supply (secretly); nothing if it is empty (Q5)."""
     if not state.supply:
-        events.append(Event("The Supply is empty: no Item is drawn.", kind="empty",
+        events.append(event("The Supply is empty: no Item is drawn.", kind="empty",
                             data={"player": seat.id, "what": "supply"}))
         return
     key = state.supply.pop(0)
     seat.add_item(key)
-    events.append(Event(f"{player_ref(seat.id)} drew an Item.", kind="item_drawn",
+    events.append(event(f"{player_ref(seat.id)} drew an Item.", kind="item_drawn",
                         data={"player": seat.id}))
-    events.append(Event(f"You drew the {ITEM_BY_KEY[key].name}.", to=seat.id,
+    events.append(event(f"You drew the {ITEM_BY_KEY[key].name}.", to=seat.id,
                         kind="item_drawn", data={"player": seat.id, "item": key}))
 
 
@@ -74,11 +75,11 @@ def explore(state: State, seat: Seat, at: Coord, events: list[Event], how: str) 
     forest = state.forests[at]
     forest.markers.append(seat.id)
     seat.peeks.append(at)
-    events.append(Event(
+    events.append(event(
         f"{player_ref(seat.id)} explored the Dark Forest at {fmt(at)} {how} and placed a "
         "Check Marker.",
         kind="explore", data={"player": seat.id, "forest": fmt(at)}))
-    events.append(Event(f"The Dark Forest at {fmt(at)} hides {forest.content}.", to=seat.id,
+    events.append(event(f"The Dark Forest at {fmt(at)} hides {forest.content}.", to=seat.id,
                         kind="peek", data={"forest": fmt(at), "content": forest.content}))
 
 
@@ -105,12 +106,14 @@ def end_turn(state: State, events: list[Event]) -> None:
         return
     if state.extra_turns > 0:
         state.extra_turns -= 1
-        events.append(Event(f"{player_ref(state.current.id)} takes another turn.",
-                            kind="extra_turn", data={"player": state.current.id}))
+        who = state.seats[state.active].id
+        events.append(event(f"{player_ref(who)} takes another turn.",
+                            kind="extra_turn", data={"player": who}))
     else:
         state.active = (state.active + 1) % len(state.seats)
     state.turn += 1
     state.move = Movement()
     state.phase = TURN
-    events.append(Event(f"It is {player_ref(state.current.id)}'s turn.", kind="turn",
-                        data={"player": state.current.id, "turn": state.turn}))
+    who = state.seats[state.active].id
+    events.append(event(f"It is {player_ref(who)}'s turn.", kind="turn",
+                        data={"player": who, "turn": state.turn}))

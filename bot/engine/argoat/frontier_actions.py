@@ -38,6 +38,7 @@ from .effects import (
     take_fragment,
     take_from_bank,
 )
+from .events import event
 from .geometry import Coord, fmt, forest_spots, parse
 from .state import DREAM, OVER, PLACE_FOREST, PLACE_FRONTIER, Forest, State
 
@@ -85,10 +86,16 @@ def trails_elsewhere(state: State, at: Coord) -> list[Coord]:
                   if FRONTIER_BY_KEY[key].action == TRAIL and c != at)
 
 
+END: Action = {"type": "end"}
+_CHOOSING = frozenset({CARAVAN, HILL, FOUNTAIN, SNOWFIELDS, TRAIL})
+"""The action kinds that may offer a choice (every other kind resolves one way)."""
+
+
 def end_actions(state: State, kind: str) -> list[Action]:
     """The ``end`` actions for resolving an action of ``kind``."""
-    return [{"type": "end"} if c is None else {"type": "end", "choice": c}
-            for c in choices(state, kind)]
+    if kind not in _CHOOSING:
+        return [END]
+    return [END if c is None else {"type": "end", "choice": c} for c in choices(state, kind)]
 
 
 def resolve(state: State, kind: str, choice: str | None, events: list[Event],
@@ -110,26 +117,26 @@ def resolve(state: State, kind: str, choice: str | None, events: list[Event],
     elif kind == CARAVAN:
         if choice == PAY:
             pay(state, seat, 1)
-            events.append(Event(f"{who} pays 1 Emerald at the Caravan.", kind="pay",
+            events.append(event(f"{who} pays 1 Emerald at the Caravan.", kind="pay",
                                 data={"player": seat.id, "amount": 1}))
             draw_item(state, seat, events)
         elif not state.supply:
-            events.append(Event("The Supply is empty: the Caravan has nothing to sell.",
+            events.append(event("The Supply is empty: the Caravan has nothing to sell.",
                                 kind="empty", data={"what": "supply"}))
     elif kind == TEMPLE:
         state.extra_turns += 1
-        events.append(Event(f"{who} will take another turn.", kind="temple",
+        events.append(event(f"{who} will take another turn.", kind="temple",
                             data={"player": seat.id}))
     elif kind == SNOWFIELDS:
         if choice is not None:
             move_bleina(state, parse(choice), seat.pos)
-            events.append(Event(f"{who} calls a Bleina from {choice} to {fmt(seat.pos)}.",
+            events.append(event(f"{who} calls a Bleina from {choice} to {fmt(seat.pos)}.",
                                 kind="bleina_called",
                                 data={"player": seat.id, "from": choice, "to": fmt(seat.pos)}))
     elif kind == FOUNTAIN:
         if choice is not None and choice != PASS:
             pay(state, seat, 2)
-            events.append(Event(
+            events.append(event(
                 f"{who} pays 2 Emeralds at the Fountain of Desire for the "
                 f"{FRAGMENT_BY_KEY[choice].name} and returns to the Frontier Town.",
                 kind="pay", data={"player": seat.id, "amount": 2}))
@@ -140,11 +147,11 @@ def resolve(state: State, kind: str, choice: str | None, events: list[Event],
             _dream(state, events)
             return
         if not state.discovery:
-            events.append(Event("The Discovery Deck is empty: the Hill of Dreams shows nothing.",
+            events.append(event("The Discovery Deck is empty: the Hill of Dreams shows nothing.",
                                 kind="empty", data={"what": "discovery"}))
     elif kind == WASTELAND:
         if seat.items:
-            events.append(Event(f"{who} already has Items: the Wasteland gives nothing.",
+            events.append(event(f"{who} already has Items: the Wasteland gives nothing.",
                                 kind="wasteland", data={"player": seat.id}))
         else:
             draw_item(state, seat, events)
@@ -153,7 +160,7 @@ def resolve(state: State, kind: str, choice: str | None, events: list[Event],
     elif kind == TRAIL:
         if choice is not None and choice != STAY:
             seat.pos = parse(choice)
-            events.append(Event(f"{who} follows the Unmarked Trails to {choice}.",
+            events.append(event(f"{who} follows the Unmarked Trails to {choice}.",
                                 kind="trail", data={"player": seat.id, "to": choice}))
     elif kind == FOREST:
         _forest(state, events)
@@ -166,20 +173,20 @@ def resolve(state: State, kind: str, choice: str | None, events: list[Event],
 def _town(state: State, events: list[Event]) -> None:
     """The Town: draw a frontier and wait for its placement, or go on if it cannot be placed."""
     if not state.discovery:
-        events.append(Event("The Discovery Deck is empty: no Frontier is drawn.",
+        events.append(event("The Discovery Deck is empty: no Frontier is drawn.",
                             kind="empty", data={"what": "discovery"}))
         _town_finish(state, events)
         return
     key = state.discovery.pop(0)
     frontier = FRONTIER_BY_KEY[key]
-    events.append(Event(f"{player_ref(state.current.id)} draws {frontier.name}.",
+    events.append(event(f"{player_ref(state.current.id)} draws {frontier.name}.",
                         kind="draw", data={"player": state.current.id, "frontier": key}))
     if state.frontier_spots(frontier.roads):
         state.drawn = key
         state.phase = PLACE_FRONTIER
         return
     state.discovery.append(key)
-    events.append(Event(f"{frontier.name} fits nowhere on the map; it goes to the bottom of the "
+    events.append(event(f"{frontier.name} fits nowhere on the map; it goes to the bottom of the "
                         "Discovery Deck.", kind="unplaceable", data={"frontier": key}))
     _town_finish(state, events)
 
@@ -204,19 +211,19 @@ def apply_place(state: State, action: Action, events: list[Event]) -> None:
         frontier = FRONTIER_BY_KEY[state.drawn]
         state.place_frontier(at, frontier.key)
         state.drawn = None
-        events.append(Event(f"{who} places {frontier.name} at {fmt(at)}.", kind="place",
+        events.append(event(f"{who} places {frontier.name} at {fmt(at)}.", kind="place",
                             data={"player": state.current.id, "frontier": frontier.key,
                                   "at": fmt(at)}))
         if frontier.dragon:
             if not state.darkness:
-                events.append(Event("The Darkness Deck is empty: no Dark Forest appears.",
+                events.append(event("The Darkness Deck is empty: no Dark Forest appears.",
                                     kind="empty", data={"what": "darkness"}))
             elif forest_spots(state.roads, at):
                 state.placed = at
                 state.phase = PLACE_FOREST
                 return
             else:  # Q7
-                events.append(Event(f"{frontier.name} bears the Dragon symbol, but no Dark "
+                events.append(event(f"{frontier.name} bears the Dragon symbol, but no Dark "
                                     "Forest fits next to it.", kind="no_forest",
                                     data={"at": fmt(at)}))
         _town_finish(state, events)
@@ -225,7 +232,7 @@ def apply_place(state: State, action: Action, events: list[Event]) -> None:
     road = dict(forest_spots(state.roads, state.placed))[at]
     state.place_forest(Forest(at=at, road=road, content=state.darkness.pop(0)))
     state.placed = None
-    events.append(Event(f"{who} places a Dark Forest at {fmt(at)}.", kind="forest",
+    events.append(event(f"{who} places a Dark Forest at {fmt(at)}.", kind="forest",
                         data={"player": state.current.id, "at": fmt(at), "road": road}))
     _town_finish(state, events)
 
@@ -242,7 +249,7 @@ def _dream(state: State, events: list[Event]) -> None:
     key = state.discovery.pop(0)
     state.drawn = key
     frontier = FRONTIER_BY_KEY[key]
-    events.append(Event(f"{player_ref(seat.id)} pays 1 Emerald at the Hill of Dreams and draws "
+    events.append(event(f"{player_ref(seat.id)} pays 1 Emerald at the Hill of Dreams and draws "
                         f"{frontier.name}.", kind="dream",
                         data={"player": seat.id, "frontier": key, "amount": 1}))
     options = choices(state, frontier.action)
@@ -270,7 +277,7 @@ def _wake(state: State, events: list[Event]) -> None:
     assert state.drawn is not None
     state.discovery.append(state.drawn)
     state.drawn = None
-    events.append(Event("The dreamt Frontier goes to the bottom of the Discovery Deck.",
+    events.append(event("The dreamt Frontier goes to the bottom of the Discovery Deck.",
                         kind="wake", data={}))
 
 
@@ -285,7 +292,7 @@ def _palace(state: State, events: list[Event]) -> None:
         if other.emeralds == most and other is not seat:
             other.emeralds -= 1
             seat.emeralds += 1
-            events.append(Event(f"{player_ref(seat.id)} takes an Emerald from "
+            events.append(event(f"{player_ref(seat.id)} takes an Emerald from "
                                 f"{player_ref(other.id)}.", kind="emerald",
                                 data={"player": seat.id, "from": other.id, "amount": 1}))
 
@@ -297,30 +304,30 @@ def _forest(state: State, events: list[Event]) -> None:
     forest = state.forests[seat.pos]
     where = fmt(forest.at)
     if forest.flipped:
-        events.append(Event(f"The Dark Forest at {where} is already face up: nothing happens.",
+        events.append(event(f"The Dark Forest at {where} is already face up: nothing happens.",
                             kind="forest_empty", data={"forest": where}))
         return
     if len(seat.fragments) == len(FRAGMENT_KEYS):  # Q9: no payment
         forest.flipped = True
-        events.append(Event(f"{who}, holding all eight Fragments, flips the Dark Forest at "
+        events.append(event(f"{who}, holding all eight Fragments, flips the Dark Forest at "
                             f"{where}: it is {forest.content}.", kind="flip",
                             data={"player": seat.id, "forest": where,
                                   "content": forest.content}))
         if forest.content == EDEN:
             state.winner = state.active
             state.phase = OVER
-            events.append(Event(f"{who} has found Eden and wins the game!", kind="win",
+            events.append(event(f"{who} has found Eden and wins the game!", kind="win",
                                 data={"player": seat.id}))
         return
     if seat.id in forest.markers:
-        events.append(Event(f"{who} has already explored the Dark Forest at {where}.",
+        events.append(event(f"{who} has already explored the Dark Forest at {where}.",
                             kind="forest_known", data={"player": seat.id, "forest": where}))
         return
     cost = len(forest.markers)  # Q8: the first explorer pays nothing
     if seat.emeralds < cost:
         lost = seat.emeralds
         pay(state, seat, lost)
-        events.append(Event(f"{who} cannot pay {cost} Emeralds to explore the Dark Forest at "
+        events.append(event(f"{who} cannot pay {cost} Emeralds to explore the Dark Forest at "
                             f"{where} and loses all {lost} of their Emeralds.",
                             kind="forest_fail",
                             data={"player": seat.id, "forest": where, "lost": lost,

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from typing import Any, ClassVar, Self
 
 from bot.engine.core import (
+    CANCEL,
+    UNDO,
     Action,
     Event,
     Game,
@@ -25,6 +28,7 @@ from .data import (
     MIN_PLAYERS,
 )
 from .effects import name_at
+from .events import event
 from .geometry import Coord, fmt
 from .notation import notation as _notation
 from .setup import new_state
@@ -35,6 +39,33 @@ UNDOABLE = frozenset({"move", "bleina"})
 """Actions undone by restoring a movement snapshot (:meth:`State.movement_snapshot`). Building
 a trade (``trade``, ``trade_part``) is undone part by part; every other action is a barrier
 that empties the undo stack."""
+
+PROPOSE: Action = {"type": "propose"}
+DECLINE: Action = {"type": "decline"}
+WITHDRAW: Action = {"type": "withdraw"}
+
+
+@lru_cache(maxsize=2048)
+def _draft_prompt(proposer: str, partner: str, parts: tuple[tuple[Any, ...], ...],
+                  private: bool) -> Prompt:
+    """The prompt while ``proposer`` builds a trade (shared: prompts are immutable)."""
+    terms = trades.describe(proposer, partner, list(parts))
+    text = (f"{player_ref(proposer)} is preparing a trade with {player_ref(partner)}: {terms}. "
+            "Add a part, propose it, or cancel.")
+    return Prompt(proposer, text, private=private)
+
+
+@lru_cache(maxsize=2048)
+def _offer_prompt(proposer: str, partner: str, parts: tuple[tuple[Any, ...], ...],
+                  executable: bool) -> Prompt:
+    """The prompt while a trade waits for ``partner``'s answer (shared: prompts are immutable)."""
+    terms = trades.describe(proposer, partner, list(parts))
+    text = (f"{player_ref(partner)}, {player_ref(proposer)} offers you a trade: {terms}. "
+            "Accept or decline?")
+    if not executable:
+        text += " (It can no longer be carried out: decline it.)"
+    asks_items = any(p[0] == trades.ASK and p[1] == trades.ITEM for p in parts)
+    return Prompt(partner, text, others=(proposer,), others_label="Withdraw", private=asks_items)
 
 
 class ArgoatGame(Game):
@@ -64,7 +95,11 @@ class ArgoatGame(Game):
         self._version = 0
         self._cache: dict[str, list[Action]] = {}
         self._cache_version = -1
-        self._prompt: tuple[int, Prompt | None] = (-1, None)
+        self._prompt: Prompt | None = None
+        self._prompt_version = -1
+        self._accept_cache: tuple[int, list[Action]] = (-1, [])
+        self._menu: tuple[trades.SideMenu, trades.SideMenu] | None = None
+        """What each side of the trade being built could give (see :func:`trades.menus`)."""
         self._turn_prompts: dict[tuple[str, Coord, bool, bool], Prompt] = {}
 
     # -- construction and JSON -----------------------------------------------------------
@@ -103,15 +138,25 @@ class ArgoatGame(Game):
     def touch(self) -> None:
         """Forget cached legal actions after the state was changed from outside (tests)."""
         self._version += 1
+        self._menu = None
 
     # -- prompts -------------------------------------------------------------------------
 
     def prompt(self) -> Prompt | None:
         """Who must decide what now, or None once Eden has been found."""
-        version, prompt = self._prompt
-        if version != self._version:
+        if self._prompt_version == self._version:
+            return self._prompt
+        s = self._s
+        if s.phase == TURN:  # the common case, cached by what its text depends on
+            me = s.seats[s.active]
+            key = (me.id, me.pos, s.move.moved, bool(me.items))
+            prompt = self._turn_prompts.get(key)
+            if prompt is None:
+                prompt = self._turn_prompts[key] = self._turn_prompt()
+        else:
             prompt = self._make_prompt()
-            self._prompt = (self._version, prompt)
+        self._prompt = prompt
+        self._prompt_version = self._version
         return prompt
 
     def _turn_prompt(self) -> Prompt:
@@ -133,28 +178,16 @@ class ArgoatGame(Game):
             return None
         me = s.current
         if s.phase == TURN:
-            key = (me.id, me.pos, s.move.moved, bool(me.items))
-            prompt = self._turn_prompts.get(key)
-            if prompt is None:
-                prompt = self._turn_prompts[key] = self._turn_prompt()
-            return prompt
-        who = player_ref(me.id)
+            return self._turn_prompt()
         if s.phase == DRAFT:
             assert s.trade is not None
-            terms = trades.describe(me.id, s.trade[0], s.trade[1])
-            text = (f"{who} is preparing a trade with {player_ref(s.trade[0])}: {terms}. "
-                    "Add a part, propose it, or cancel.")
-            return Prompt(me.id, text, private=bool(me.items))
+            return _draft_prompt(me.id, s.trade[0], tuple(map(tuple, s.trade[1])),
+                                 bool(me.items))
         if s.phase == OFFER:
             assert s.trade is not None
-            partner = s.trade[0]
-            terms = trades.describe(me.id, partner, s.trade[1])
-            text = f"{player_ref(partner)}, {who} offers you a trade: {terms}. Accept or decline?"
-            if not trades.accept_actions(s):
-                text += " (It can no longer be carried out: decline it.)"
-            asks_items = any(p[0] == trades.ASK and p[1] == trades.ITEM for p in s.trade[1])
-            return Prompt(partner, text, others=(me.id,), others_label="Withdraw",
-                          private=asks_items)
+            return _offer_prompt(me.id, s.trade[0], tuple(map(tuple, s.trade[1])),
+                                 bool(self._accepts()))
+        who = player_ref(me.id)
         if s.phase == PLACE_FRONTIER:
             assert s.drawn is not None
             name = FRONTIER_BY_KEY[s.drawn].name
@@ -171,47 +204,72 @@ class ArgoatGame(Game):
 
     def legal_actions(self, player: str) -> list[Action]:
         """Every action ``player`` may take now, in a stable order."""
-        if self._cache_version != self._version:
+        return list(self._legal_now(player))
+
+    def _legal_now(self, player: str) -> list[Action]:
+        """The cached legal actions of ``player`` for the current version (do not change)."""
+        if self._cache_version == self._version:
+            cached = self._cache.get(player)
+            if cached is not None:
+                return cached
+        else:
             self._cache = {}
             self._cache_version = self._version
-        cached = self._cache.get(player)
-        if cached is None:
-            cached = self._cache[player] = self._legal(player)
-        return list(cached)
+        cached = self._cache[player] = self._legal(player)
+        return cached
 
     def _legal(self, player: str) -> list[Action]:
         s = self._s
-        if s.phase == OVER:
+        phase = s.phase
+        if phase == OVER:
             return []
-        me = s.current
-        if s.phase == OFFER:
+        me = s.seats[s.active]
+        if phase == OFFER:
             assert s.trade is not None
             if player == s.trade[0]:
-                return [*trades.accept_actions(s), {"type": "decline"}]
+                return [*self._accepts(), DECLINE]
             if player == me.id:
-                return [{"type": "withdraw"}]
+                return [WITHDRAW]
             return []
         if player != me.id:
             return []
-        if s.phase == TURN:
-            actions = movement.move_actions(s) + items.item_actions(s) + trades.start_actions(s)
-            if s.move.moved:
+        if phase == TURN:  # the hot path of every game: kept flat
+            here = me.pos
+            move = s.move
+            actions = [*movement.move_actions(s)]
+            if me.items:
+                actions += items.item_actions(s)
+            for seat in s.seats:  # trade partners: on the same frontier (Q3)
+                if seat.pos == here and seat is not me and trades.can_trade(s, me, seat):
+                    actions.append({"type": "trade", "with": seat.id})
+            if move.moved:
                 actions += frontier_actions.end_actions(
-                    s, frontier_actions.action_kind(s, me.pos))
-        elif s.phase == DRAFT:
+                    s, frontier_actions.action_kind(s, here))
+            if s.undo:
+                actions.append(UNDO)
+        elif phase == DRAFT:
             assert s.trade is not None
-            partner = s.seat(s.trade[0])
-            actions = trades.part_actions(s, me, partner, s.trade[1])
+            menu = self._menu
+            if menu is None:  # nothing but the trade changes while it is being built
+                menu = self._menu = trades.menus(s, me, s.seat(s.trade[0]))
+            actions = trades.menu_actions(menu, s.trade[1])
             if s.trade[1]:
-                actions.append({"type": "propose"})
-            actions.append({"type": "cancel"})
-        elif s.phase in (PLACE_FRONTIER, PLACE_FOREST):
+                actions.append(PROPOSE)
+            actions.append(CANCEL)
+            actions.append(UNDO)
+        elif phase in (PLACE_FRONTIER, PLACE_FOREST):
             actions = frontier_actions.place_actions(s)
         else:
             actions = frontier_actions.dream_actions(s)
-        if s.phase == DRAFT or (s.undo and s.phase == TURN):
-            actions.append({"type": "undo"})
         return actions
+
+    def _accepts(self) -> list[Action]:
+        """The partner's ways to accept the trade on offer (cached for the current version)."""
+        version, accepts = self._accept_cache
+        if version != self._version:
+            accepts = trades.accept_actions(self._s)
+            self._accept_cache = (self._version, accepts)
+        return accepts
 
     def notation(self, action: Action) -> str:
         """The short text form of ``action`` (see ``docs/argoat-notation.md``)."""
@@ -224,39 +282,38 @@ class ArgoatGame(Game):
 
     def apply(self, player: str, action: Action) -> list[Event]:
         """Perform a legal action; IllegalAction (and no change at all) otherwise."""
-        self.legal_actions(player)
-        if action not in self._cache[player]:
+        if action not in self._legal_now(player):
             raise IllegalAction(self._why(player, action))
         s = self._s
         kind = action["type"]
         events: list[Event] = []
-        snapshot = s.movement_snapshot() if kind in UNDOABLE else None
-        if kind in ("move", "bleina"):
+        if kind in UNDOABLE:
+            snapshot = s.movement_snapshot()
             movement.apply_move(s, action, events)
-        elif kind == "use":
-            items.apply_item(s, action, events)
-        elif kind == "trade":
-            s.trade = [action["with"], []]
-            s.phase = DRAFT
+            s.undo.append(snapshot)
         elif kind == "trade_part":
             assert s.trade is not None
             s.trade[1].append([action["side"], action["what"], action.get("which")])
+        elif kind == "trade":
+            self._menu = None
+            s.trade = [action["with"], []]
+            s.phase = DRAFT
         elif kind == "cancel":
             s.trade = None
             s.phase = TURN
         elif kind == "undo":
             self._undo(events)
-        elif kind == "propose":
-            self._propose(events)
-        elif kind in ("accept", "decline", "withdraw"):
-            self._answer(kind, action, events)
-        elif kind == "end":
-            self._end(action, events)
-        elif kind == "place":
-            frontier_actions.apply_place(s, action, events)
-        if snapshot is not None:
-            s.undo.append(snapshot)
-        elif kind not in ("undo", "cancel", "trade", "trade_part"):
+        else:  # every other action is a barrier: no undo past it
+            if kind == "end":
+                self._end(action, events)
+            elif kind == "use":
+                items.apply_item(s, action, events)
+            elif kind == "propose":
+                self._propose(events)
+            elif kind == "place":
+                frontier_actions.apply_place(s, action, events)
+            else:
+                self._answer(kind, action, events)
             s.undo.clear()
         self._version += 1
         return events
@@ -273,7 +330,7 @@ class ArgoatGame(Game):
                 s.phase = TURN
             return
         s.restore_movement(s.undo.pop())
-        events.append(Event(f"{player_ref(who)} takes back their last move.", kind="undo",
+        events.append(event(f"{player_ref(who)} takes back their last move.", kind="undo",
                             data={"player": who}))
 
     def _propose(self, events: list[Event]) -> None:
@@ -281,7 +338,7 @@ class ArgoatGame(Game):
         assert s.trade is not None
         s.phase = OFFER
         terms = trades.describe(s.current.id, s.trade[0], s.trade[1])
-        events.append(Event(f"{player_ref(s.current.id)} offers {player_ref(s.trade[0])} a "
+        events.append(event(f"{player_ref(s.current.id)} offers {player_ref(s.trade[0])} a "
                             f"trade: {terms}.", kind="trade_offer",
                             data={"from": s.current.id, "to": s.trade[0],
                                   **trades.public_data(s.trade[1])}))
@@ -293,10 +350,10 @@ class ArgoatGame(Game):
         if kind == "accept":
             trades.execute(s, list(action.get("items", [])), events)
         elif kind == "decline":
-            events.append(Event(f"{partner} declines {proposer}'s trade.", kind="trade_declined",
+            events.append(event(f"{partner} declines {proposer}'s trade.", kind="trade_declined",
                                 data={"from": s.current.id, "to": s.trade[0]}))
         else:
-            events.append(Event(f"{proposer} withdraws the trade offered to {partner}.",
+            events.append(event(f"{proposer} withdraws the trade offered to {partner}.",
                                 kind="trade_withdrawn",
                                 data={"from": s.current.id, "to": s.trade[0]}))
         s.trade = None
@@ -307,11 +364,12 @@ class ArgoatGame(Game):
         if s.phase == DREAM:
             frontier_actions.apply_dream(s, action, events)
             return
-        me = s.current
-        events.append(Event(f"{player_ref(me.id)} ends their move on {name_at(s, me.pos)} "
-                            f"({fmt(me.pos)}).", kind="end",
-                            data={"player": me.id, "at": fmt(me.pos)}))
-        frontier_actions.resolve(s, frontier_actions.action_kind(s, me.pos),
+        me = s.seats[s.active]
+        here = me.pos
+        at = fmt(here)
+        events.append(event(f"{player_ref(me.id)} ends their move on {name_at(s, here)} ({at}).",
+                            kind="end", data={"player": me.id, "at": at}))
+        frontier_actions.resolve(s, frontier_actions.action_kind(s, here),
                                  action.get("choice"), events)
 
     def _why(self, player: str, action: Action) -> str:

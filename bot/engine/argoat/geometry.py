@@ -16,9 +16,16 @@ OFFSETS: dict[str, Coord] = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0
 OPPOSITE: dict[str, str] = {"N": "S", "E": "W", "S": "N", "W": "E"}
 
 
+_TEXTS: dict[Coord, str] = {}
+"""Text forms made so far (a map spans a few dozen cells, so this stays small)."""
+
+
 def fmt(coord: Coord) -> str:
     """The text form of a coordinate: ``"x,y"``."""
-    return f"{coord[0]},{coord[1]}"
+    text = _TEXTS.get(coord)
+    if text is None:
+        text = _TEXTS[coord] = f"{coord[0]},{coord[1]}"
+    return text
 
 
 def parse(text: str) -> Coord:
@@ -70,6 +77,62 @@ def frontier_spots(roads: Mapping[Coord, str], card_roads: str) -> list[Coord]:
     return sorted(c for c in candidates if fits(roads, c, card_roads))
 
 
+SIDE_BITS: dict[str, int] = {side: 1 << i for i, side in enumerate(DIRECTIONS)}
+
+
+def road_bits(card_roads: str) -> int:
+    """The sides of ``card_roads`` as a bit mask (see :data:`SIDE_BITS`)."""
+    bits = 0
+    for side in card_roads:
+        bits |= SIDE_BITS[side]
+    return bits
+
+
+def constraint(roads: Mapping[Coord, str], cell: Coord) -> tuple[int, int]:
+    """What a card placed on the empty ``cell`` must match, as bit masks: the sides that must
+    carry a road (a neighbour's road faces them) and the sides that must be blank (a
+    neighbour's blank side faces them). A card with roads ``r`` fits there exactly when
+    ``need`` is not 0, ``r & need == need`` and ``r & blank`` is 0 (as :func:`fits` says)."""
+    need = blank = 0
+    x, y = cell
+    for side, dx, dy, opposite in _SIDES:
+        other_roads = roads.get((x + dx, y + dy))
+        if other_roads is None:
+            continue
+        if opposite in other_roads:
+            need |= SIDE_BITS[side]
+        else:
+            blank |= SIDE_BITS[side]
+    return need, blank
+
+
+def open_cells(roads: Mapping[Coord, str]) -> dict[Coord, tuple[int, int]]:
+    """Every empty cell a road leads to, with its :func:`constraint`."""
+    cells = {}
+    for cell in {(x + dx, y + dy) for x, y in roads for _, dx, dy, _ in _SIDES}:
+        if cell not in roads:
+            need, blank = constraint(roads, cell)
+            if need:
+                cells[cell] = (need, blank)
+    return cells
+
+
+def update_open_cells(cells: dict[Coord, tuple[int, int]], roads: Mapping[Coord, str],
+                      at: Coord) -> None:
+    """Bring :func:`open_cells` ``cells`` up to date after a card was placed on ``at``."""
+    cells.pop(at, None)
+    x, y = at
+    for _, dx, dy, _ in _SIDES:
+        cell = (x + dx, y + dy)
+        if cell in roads:
+            continue
+        need, blank = constraint(roads, cell)
+        if need:
+            cells[cell] = (need, blank)
+        else:
+            cells.pop(cell, None)
+
+
 def forest_spots(roads: Mapping[Coord, str], parent: Coord) -> list[tuple[Coord, str]]:
     """Every cell where a Dark Forest may join the frontier at ``parent``, with its road side.
 
@@ -88,4 +151,6 @@ def forest_spots(roads: Mapping[Coord, str], parent: Coord) -> list[tuple[Coord,
 def exits(roads: Mapping[Coord, str], coord: Coord) -> list[tuple[str, Coord]]:
     """The sides of ``coord`` along which a road leads to a placed card, with that card's cell."""
     here = roads[coord]
-    return [(side, cell) for side, cell in neighbours(coord) if side in here and cell in roads]
+    x, y = coord
+    return [(side, (x + dx, y + dy)) for side, dx, dy, _ in _SIDES
+            if side in here and (x + dx, y + dy) in roads]

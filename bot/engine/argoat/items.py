@@ -10,6 +10,7 @@ from bot.engine.core import Action, Event, player_ref
 
 from .data import FRAGMENT_KEYS, ITEM_BY_KEY, ITEM_KEYS
 from .effects import bleinas_elsewhere, explore, move_bleina, name_at, take_fragment
+from .events import event
 from .geometry import fmt, parse
 from .state import State
 
@@ -62,7 +63,7 @@ def apply_item(state: State, action: Action, events: list[Event]) -> None:
     seat.items.remove(item)
     state.used_items.append(item)
     who = player_ref(seat.id)
-    events.append(Event(f"{who} uses the {ITEM_BY_KEY[item].name}.", kind="item_used",
+    events.append(event(f"{who} uses the {ITEM_BY_KEY[item].name}.", kind="item_used",
                         data={"player": seat.id, "item": item, "target": target}))
     move = state.move
     if item == "staff":
@@ -73,12 +74,12 @@ def apply_item(state: State, action: Action, events: list[Event]) -> None:
             move.moved = True  # "you may choose whether or not you wish to move"
         else:
             move.over = True
-        events.append(Event(
+        events.append(event(
             f"{who} travels to {name_at(state, seat.pos)} ({target}), where a Bleina is.",
             kind="teleport", data={"player": seat.id, "from": fmt(start), "to": target}))
     elif item == "book":
         if target is None:
-            events.append(Event("The Book of Wisdom has no effect.", kind="no_effect",
+            events.append(event("The Book of Wisdom has no effect.", kind="no_effect",
                                 data={"player": seat.id, "item": item}))
         else:
             take_fragment(state, seat, target, events)
@@ -94,7 +95,7 @@ def apply_item(state: State, action: Action, events: list[Event]) -> None:
         move.free_bleina = True
         if target is not None:
             move_bleina(state, parse(target), seat.pos)
-            events.append(Event(
+            events.append(event(
                 f"{who} calls a Bleina from {target} to {fmt(seat.pos)}.",
                 kind="bleina_called", data={"player": seat.id, "from": target,
                                             "to": fmt(seat.pos)}))

@@ -10,51 +10,39 @@ from __future__ import annotations
 from bot.engine.core import Action, Event, player_ref
 
 from .effects import move_bleina, name_at, pay
-from .geometry import fmt, step
+from .events import event
+from .geometry import OFFSETS, fmt, step
 from .state import State
 
 
-def can_ride_bleina(state: State) -> bool:
-    """Whether the active player may start a Bleina ride now (ignoring where it could go)."""
-    move = state.move
-    seat = state.current
-    if move.bleina_used or move.wings:  # once per turn; never with the Wings (Q15)
-        return False
-    if seat.pos not in state.bleinas:
-        return False
-    return move.free_bleina or seat.emeralds >= 1
-
-
 def move_actions(state: State) -> list[Action]:
-    """Every movement action open to the active player."""
+    """Every movement action open to the active player (a shared list: do not change it)."""
     move = state.move
-    seat = state.current
-    first = state.exits(seat.pos)
-    actions: list[Action] = []
-    if not move.over and not move.bleina_used and move.steps < move.max_steps:
-        actions = [{"type": "move", "dir": side} for side, _ in first]
-    if can_ride_bleina(state):
-        if move.steps:  # after moving: one extra space
-            actions += [{"type": "bleina", "path": [side]} for side, _ in first]
-        else:  # before moving: two spaces instead of one
-            exits = state.exits
-            actions += [{"type": "bleina", "path": [side, side2]}
-                        for side, cell in first for side2, _ in exits(cell)]
-    return actions
+    seat = state.seats[state.active]
+    pos = seat.pos
+    walk = not move.over and not move.bleina_used and move.steps < move.max_steps
+    ride = 0
+    if (not move.bleina_used and not move.wings  # once per turn; never with the Wings (Q15)
+            and pos in state.bleinas and (move.free_bleina or seat.emeralds >= 1)):
+        ride = 1 if move.steps else 2  # after moving: one extra space; before: two
+    return state.move_options(pos, walk, ride)
 
 
 def apply_move(state: State, action: Action, events: list[Event]) -> None:
     """Perform a legal movement action."""
-    seat = state.current
+    seat = state.seats[state.active]
     start = seat.pos
     if action["type"] == "move":
-        seat.pos = step(start, action["dir"])
-        state.move.steps += 1
-        state.move.moved = True
-        events.append(Event(
-            f"{player_ref(seat.id)} moves {action['dir']} to {name_at(state, seat.pos)} "
-            f"({fmt(seat.pos)}).",
-            kind="move", data={"player": seat.id, "from": fmt(start), "to": fmt(seat.pos)}))
+        side = action["dir"]
+        dx, dy = OFFSETS[side]
+        seat.pos = end = (start[0] + dx, start[1] + dy)
+        move = state.move
+        move.steps += 1
+        move.moved = True
+        to = fmt(end)
+        events.append(event(
+            f"{player_ref(seat.id)} moves {side} to {name_at(state, end)} ({to}).",
+            kind="move", data={"player": seat.id, "from": fmt(start), "to": to}))
         return
     cost = 0 if state.move.free_bleina else 1
     pay(state, seat, cost)
@@ -66,7 +54,7 @@ def apply_move(state: State, action: Action, events: list[Event]) -> None:
     state.move.bleina_used = True
     state.move.moved = True
     paid = "for free" if cost == 0 else "paying 1 Emerald"
-    events.append(Event(
+    events.append(event(
         f"{player_ref(seat.id)} rides a Bleina {' '.join(action['path'])} ({paid}) to "
         f"{name_at(state, pos)} ({fmt(pos)}).",
         kind="bleina", data={"player": seat.id, "from": fmt(start), "to": fmt(pos),

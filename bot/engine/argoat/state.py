@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from bot.engine.core import Rng
@@ -15,7 +15,7 @@ from .data import (
     MARKERS_PER_PLAYER,
     TOWN_KEY,
 )
-from .geometry import Coord, exits, frontier_spots
+from .geometry import Coord, exits, open_cells, road_bits, update_open_cells
 
 TURN = "turn"
 """Phase: the active player moves, uses Items, trades, and finally ends the turn."""
@@ -93,6 +93,16 @@ class Movement:
     free_bleina: bool = False
     """A Flute of Cleansing was used: Bleina movement costs nothing this turn."""
 
+    def values(self) -> tuple[Any, ...]:
+        """The fields in order (``Movement(*values)`` makes an equal record)."""
+        return (self.steps, self.max_steps, self.moved, self.over, self.bleina_used, self.wings,
+                self.free_bleina)
+
+
+Snapshot = tuple[Coord, int, int, tuple[Coord, ...], tuple[Any, ...]]
+"""An undo point (:meth:`State.movement_snapshot`): Avatar cell, Emeralds, Bank, Bleina
+cells, and the :class:`Movement` fields in order."""
+
 
 @dataclass
 class State:
@@ -127,12 +137,16 @@ class State:
     placed: Coord | None = None
     """Where the drawn Dragon frontier was placed (its Dark Forest goes next to it)."""
     winner: int | None = None
-    undo: list[dict[str, Any]] = field(default_factory=list)
+    undo: list[Snapshot] = field(default_factory=list)
     """Movement snapshots to go back to, newest last; emptied at every barrier."""
     roads: dict[Coord, str] = field(default_factory=dict)
     """Derived: the road sides of every card on the map (frontiers and forests)."""
     _exits: dict[Coord, list[tuple[str, Coord]]] = field(default_factory=dict, repr=False)
     _spots: dict[str, list[Coord]] = field(default_factory=dict, repr=False)
+    _moves: dict[tuple[Coord, bool, int], list[dict[str, Any]]] = field(default_factory=dict,
+                                                                       repr=False)
+    _open: dict[Coord, tuple[int, int]] | None = field(default=None, repr=False)
+    """Derived: the empty cells a road leads to, with what a card there must match."""
 
     def __post_init__(self) -> None:
         self.rebuild_roads()
@@ -142,28 +156,47 @@ class State:
         roads = {at: FRONTIER_BY_KEY[key].roads for at, key in self.frontiers.items()}
         roads.update({at: f.road for at, f in self.forests.items()})
         self.roads = roads
-        self._exits = {}
+        self._map_changed()
+
+    def _map_changed(self, at: Coord | None = None) -> None:
+        """Forget what is derived from the map's roads (``at``: the one card just placed, which
+        changes only the exits of its neighbours and the moves from cells near it)."""
         self._spots = {}
+        if at is None or self._open is None:
+            self._exits = {}
+            self._moves = {}
+            self._open = None
+            return
+        update_open_cells(self._open, self.roads, at)
+        x, y = at
+        for cell in ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)):
+            self._exits.pop(cell, None)
+        # a Bleina ride goes two spaces: moves from cells up to two steps away may change
+        self._moves = {key: moves for key, moves in self._moves.items()
+                       if abs(key[0][0] - x) + abs(key[0][1] - y) > 2}
 
     def place_frontier(self, at: Coord, key: str) -> None:
         """Put a frontier card on the map."""
         self.frontiers[at] = key
         self.roads[at] = FRONTIER_BY_KEY[key].roads
-        self._exits = {}
-        self._spots = {}
+        self._map_changed(at)
 
     def place_forest(self, forest: Forest) -> None:
         """Put a Dark Forest card on the map."""
         self.forests[forest.at] = forest
         self.roads[forest.at] = forest.road
-        self._exits = {}
-        self._spots = {}
+        self._map_changed(forest.at)
 
     def frontier_spots(self, card_roads: str) -> list[Coord]:
         """Every cell where a frontier with roads ``card_roads`` may be placed now, sorted."""
         found = self._spots.get(card_roads)
         if found is None:
-            found = self._spots[card_roads] = frontier_spots(self.roads, card_roads)
+            if self._open is None:
+                self._open = open_cells(self.roads)
+            bits = road_bits(card_roads)
+            found = self._spots[card_roads] = sorted(
+                cell for cell, (need, blank) in self._open.items()
+                if bits & need == need and not bits & blank)
         return found
 
     def exits(self, at: Coord) -> list[tuple[str, Coord]]:
@@ -171,6 +204,22 @@ class State:
         found = self._exits.get(at)
         if found is None:
             found = self._exits[at] = exits(self.roads, at)
+        return found
+
+    def move_options(self, at: Coord, walk: bool, ride: int) -> list[dict[str, Any]]:
+        """The movement actions from ``at``: one-space moves if ``walk``, and Bleina rides of
+        ``ride`` spaces (0: none). The list and its actions are shared: do not change them."""
+        key = (at, walk, ride)
+        found = self._moves.get(key)
+        if found is None:
+            first = self.exits(at)
+            found = [{"type": "move", "dir": side} for side, _ in first] if walk else []
+            if ride == 1:
+                found += [{"type": "bleina", "path": [side]} for side, _ in first]
+            elif ride == 2:
+                found += [{"type": "bleina", "path": [side, side2]}
+                          for side, cell in first for side2, _ in self.exits(cell)]
+            self._moves[key] = found
         return found
 
     # -- lookups -------------------------------------------------------------------------
@@ -189,8 +238,11 @@ class State:
 
     def markers_left(self, player: str) -> int:
         """Check Markers ``player`` has not placed yet."""
-        used = sum(player in f.markers for f in self.forests.values())
-        return MARKERS_PER_PLAYER - used
+        left = MARKERS_PER_PLAYER
+        for forest in self.forests.values():
+            if player in forest.markers:
+                left -= 1
+        return left
 
     def kind_at(self, at: Coord) -> str:
         """The frontier key at ``at``, or "forest" for a Dark Forest."""
@@ -203,26 +255,20 @@ class State:
 
     # -- undo ----------------------------------------------------------------------------
 
-    def movement_snapshot(self) -> dict[str, Any]:
-        """What a move or Bleina ride can change, as JSON: the active Avatar's cell and
-        Emeralds, the Bank, the Bleina, the turn's movement record."""
-        seat = self.current
-        return {
-            "pos": list(seat.pos),
-            "emeralds": seat.emeralds,
-            "bank": self.bank,
-            "bleinas": [list(b) for b in self.bleinas],
-            "move": dict(vars(self.move)),
-        }
+    def movement_snapshot(self) -> Snapshot:
+        """What a move or Bleina ride can change: the active Avatar's cell and Emeralds, the
+        Bank, the Bleina, the turn's movement record (a cheap tuple; JSON in :meth:`to_json`)."""
+        seat = self.seats[self.active]
+        m = self.move
+        return (seat.pos, seat.emeralds, self.bank, tuple(self.bleinas),
+                (m.steps, m.max_steps, m.moved, m.over, m.bleina_used, m.wings, m.free_bleina))
 
-    def restore_movement(self, snapshot: dict[str, Any]) -> None:
+    def restore_movement(self, snapshot: Snapshot) -> None:
         """Go back to a :meth:`movement_snapshot` (only moves were made since)."""
-        seat = self.current
-        seat.pos = (snapshot["pos"][0], snapshot["pos"][1])
-        seat.emeralds = snapshot["emeralds"]
-        self.bank = snapshot["bank"]
-        self.bleinas = [(b[0], b[1]) for b in snapshot["bleinas"]]
-        self.move = Movement(**snapshot["move"])
+        seat = self.seats[self.active]
+        seat.pos, seat.emeralds, self.bank, bleinas, move = snapshot
+        self.bleinas = list(bleinas)
+        self.move = Movement(*move)
 
     # -- JSON ----------------------------------------------------------------------------
 
@@ -265,15 +311,14 @@ class State:
             "turn": self.turn,
             "extra_turns": self.extra_turns,
             "phase": self.phase,
-            "move": dict(vars(self.move)),
+            "move": dict(zip(_MOVEMENT_FIELDS, self.move.values(), strict=True)),
             "trade": None
             if self.trade is None
             else [self.trade[0], [list(part) for part in self.trade[1]]],
             "drawn": self.drawn,
             "placed": None if self.placed is None else list(self.placed),
             "winner": self.winner,
-            "undo": [dict(u, bleinas=[list(b) for b in u["bleinas"]], pos=list(u["pos"]),
-                          move=dict(u["move"])) for u in self.undo],
+            "undo": [_snapshot_json(u) for u in self.undo],
         }
         return data
 
@@ -324,10 +369,25 @@ class State:
             drawn=data["drawn"],
             placed=None if data["placed"] is None else (data["placed"][0], data["placed"][1]),
             winner=data["winner"],
-            undo=[dict(u, bleinas=[list(b) for b in u["bleinas"]], pos=list(u["pos"]),
-                       move=dict(u["move"])) for u in data["undo"]],
+            undo=[_snapshot_from_json(u) for u in data["undo"]],
         )
         return state
+
+
+_MOVEMENT_FIELDS = tuple(f.name for f in fields(Movement))
+
+
+def _snapshot_json(snapshot: Snapshot) -> dict[str, Any]:
+    pos, emeralds, bank, bleinas, move = snapshot
+    return {"pos": list(pos), "emeralds": emeralds, "bank": bank,
+            "bleinas": [list(b) for b in bleinas],
+            "move": dict(zip(_MOVEMENT_FIELDS, move, strict=True))}
+
+
+def _snapshot_from_json(data: dict[str, Any]) -> Snapshot:
+    return ((data["pos"][0], data["pos"][1]), data["emeralds"], data["bank"],
+            tuple((b[0], b[1]) for b in data["bleinas"]),
+            tuple(data["move"][name] for name in _MOVEMENT_FIELDS))
 
 
 def new_seats(players: list[str]) -> list[Seat]:

@@ -14,13 +14,16 @@ Actions: ``{"type": "trade", "with": id}`` starts building, ``{"type": "trade_pa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
 from itertools import combinations
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.engine.core import Action, Event, player_ref
 
-from .data import FRAGMENT_BY_KEY, ITEM_BY_KEY, ITEM_KEYS
+from .data import FRAGMENT_BY_KEY, FRAGMENT_KEYS, ITEM_BY_KEY, ITEM_KEYS
 from .effects import explore
+from .events import event
 from .geometry import fmt, parse
 from .state import Seat, State
 
@@ -29,69 +32,135 @@ EMERALD, FRAGMENT, EXPLORE, ITEM = "emerald", "fragment", "explore", "item"
 Part = list[Any]
 
 
-def _count(parts: list[Part], side: str, what: str) -> int:
-    return sum(1 for p in parts if p[0] == side and p[1] == what)
-
-
-def _which(parts: list[Part], side: str, what: str) -> list[Any]:
-    return [p[2] for p in parts if p[0] == side and p[1] == what]
+_PARTS: dict[tuple[str, str, str | None], Action] = {}
+"""Every ``trade_part`` action made so far, shared (actions are never changed once made); the
+possible parts are few (Fragments, Items, cells near the Town)."""
 
 
 def _part(side: str, what: str, which: str | None = None) -> Action:
-    action: Action = {"type": "trade_part", "side": side, "what": what}
-    if which is not None:
-        action["which"] = which
+    key = (side, what, which)
+    action = _PARTS.get(key)
+    if action is None:
+        action = {"type": "trade_part", "side": side, "what": what}
+        if which is not None:
+            action["which"] = which
+        _PARTS[key] = action
     return action
 
 
-def _side_options(state: State, giver: Seat, taker: Seat, parts: list[Part],
-                  side: str) -> list[Action]:
-    """Parts ``giver`` could still add for ``taker`` (``side`` names the giver's role)."""
-    emeralds = other_emeralds = items = 0
-    shared: list[str] = []
-    looks: list[str] = []
-    given: list[str] = []
-    for part_side, what, which in parts:
-        if part_side != side:
-            if what == EMERALD:
-                other_emeralds += 1
-        elif what == EMERALD:
-            emeralds += 1
+_FRAGMENT_PARTS = {side: {f: _part(side, FRAGMENT, f) for f in FRAGMENT_KEYS}
+                   for side in (GIVE, ASK)}
+_GIVE_ITEM_PARTS = {k: _part(GIVE, ITEM, k) for k in ITEM_KEYS}
+
+
+Tally = dict[str, tuple[int, list[Any], list[Any], list[Any]]]
+"""Per side (give / ask): the Emeralds, the Fragments shared, the forests to explore, the Items
+(their keys for ``give``, ``None`` for ``ask``)."""
+
+
+def _tally(parts: list[Part]) -> Tally:
+    """The trade's parts sorted out per side, in one pass."""
+    give: list[Any] = [0, [], [], []]
+    ask: list[Any] = [0, [], [], []]
+    for side, what, which in parts:
+        t = give if side == GIVE else ask
+        if what == EMERALD:
+            t[0] += 1
         elif what == FRAGMENT:
-            shared.append(which)
+            t[1].append(which)
         elif what == EXPLORE:
-            looks.append(which)
-        else:
-            items += 1
-            given.append(which)
-    options: list[Action] = []
-    if giver.emeralds > emeralds and not other_emeralds:
-        options.append(_part(side, EMERALD))
+            t[2].append(which)
+        elif what == ITEM:
+            t[3].append(which)
+    return {GIVE: (give[0], give[1], give[2], give[3]), ASK: (ask[0], ask[1], ask[2], ask[3])}
+
+
+class SideMenu(NamedTuple):
+    """What one side of a trade could give at all, fixed while the trade is being built
+    (nothing but the trade changes then): the parts still open follow from the parts chosen."""
+
+    side: str
+    emeralds: int
+    """The giver's Emeralds."""
+    fragments: list[tuple[str, Action]]
+    """Fragments the giver holds and the taker lacks, with copies left in the Reliquary."""
+    markers: int
+    """Check Markers the taker has left (each explored forest takes one)."""
+    cells: list[tuple[str, Action]]
+    """Face-down forests the giver has a marker on and the taker has not, by cell."""
+    items: list[tuple[str, int, Action]]
+    """(give side) each Item kind the giver holds, with how many."""
+    item_count: int
+    """How many Items the giver holds."""
+
+
+def side_menu(state: State, giver: Seat, taker: Seat, side: str) -> SideMenu:
+    """The :class:`SideMenu` of ``giver`` (``side`` names the giver's role)."""
     reliquary = state.reliquary
-    options.extend(
-        _part(side, FRAGMENT, f) for f in giver.fragments
-        if f not in taker.fragments and f not in shared and reliquary[f] > 0)
-    if state.forests and state.markers_left(taker.id) > len(looks):
-        options.extend(
-            _part(side, EXPLORE, fmt(at)) for at, forest in sorted(state.forests.items())
-            if not forest.flipped and giver.id in forest.markers
-            and taker.id not in forest.markers and fmt(at) not in looks)
+    theirs = taker.fragments
+    fragment_parts = _FRAGMENT_PARTS[side]
+    fragments = [(f, fragment_parts[f]) for f in giver.fragments
+                 if f not in theirs and reliquary[f] > 0]
+    cells = []
+    markers = 0
+    forests = state.forests
+    if forests:
+        gid, tid = giver.id, taker.id
+        for at in sorted(forests):
+            forest = forests[at]
+            if not forest.flipped and gid in forest.markers and tid not in forest.markers:
+                cell = fmt(at)
+                cells.append((cell, _part(side, EXPLORE, cell)))
+        if cells:
+            markers = state.markers_left(tid)
+    held = giver.items
+    items = []
+    if held and side == GIVE:
+        items = [(k, held.count(k), _GIVE_ITEM_PARTS[k]) for k in ITEM_KEYS if k in held]
+    return SideMenu(side, giver.emeralds, fragments, markers, cells, items, len(held))
+
+
+def _side_options(menu: SideMenu, tally: Tally) -> list[Action]:
+    """Parts the giver of ``menu`` could still add to the parts in ``tally``."""
+    side = menu.side
+    emeralds, shared, looks, given = tally[side]
+    other_emeralds = tally[ASK if side == GIVE else GIVE][0]
+    options: list[Action] = []
+    if menu.emeralds > emeralds and not other_emeralds:
+        options.append(_part(side, EMERALD))
+    for f, action in menu.fragments:
+        if f not in shared:
+            options.append(action)
+    if menu.cells and menu.markers > len(looks):
+        for cell, action in menu.cells:
+            if cell not in looks:
+                options.append(action)
     if side == GIVE:
-        if giver.items:
-            options.extend(_part(GIVE, ITEM, k) for k in ITEM_KEYS
-                           if giver.items.count(k) > given.count(k))
-    elif len(giver.items) > items:
+        for k, count, action in menu.items:
+            if count > given.count(k):
+                options.append(action)
+    elif menu.item_count > len(given):
         options.append(_part(ASK, ITEM))
     return options
 
 
+def menus(state: State, proposer: Seat, partner: Seat) -> tuple[SideMenu, SideMenu]:
+    """What the proposer could give, and what they could ask of ``partner``."""
+    return side_menu(state, proposer, partner, GIVE), side_menu(state, partner, proposer, ASK)
+
+
+def menu_actions(menu: tuple[SideMenu, SideMenu], parts: list[Part]) -> list[Action]:
+    """Every part the proposer may add to ``parts``, given the trade's :func:`menus`."""
+    tally = _tally(parts)
+    return _side_options(menu[0], tally) + _side_options(menu[1], tally)
+
+
 def part_actions(state: State, proposer: Seat, partner: Seat, parts: list[Part]) -> list[Action]:
     """Every part the proposer may add to the trade now."""
-    return (_side_options(state, proposer, partner, parts, GIVE)
-            + _side_options(state, partner, proposer, parts, ASK))
+    return menu_actions(menus(state, proposer, partner), parts)
 
 
-def _can_trade(state: State, me: Seat, other: Seat) -> bool:
+def can_trade(state: State, me: Seat, other: Seat) -> bool:
     """Whether a trade between the two could have at least one part."""
     if me.emeralds or other.emeralds or me.items or other.items:
         return True
@@ -101,9 +170,9 @@ def _can_trade(state: State, me: Seat, other: Seat) -> bool:
 def partners(state: State) -> list[Seat]:
     """Players the active player may start a trade with: on the same frontier (Q3), with at
     least one possible part."""
-    me = state.current
-    return [s for s in state.seats
-            if s is not me and s.pos == me.pos and _can_trade(state, me, s)]
+    me = state.seats[state.active]
+    here = me.pos
+    return [s for s in state.seats if s.pos == here and s is not me and can_trade(state, me, s)]
 
 
 def start_actions(state: State) -> list[Action]:
@@ -113,13 +182,19 @@ def start_actions(state: State) -> list[Action]:
 
 def problem(state: State, proposer: Seat, partner: Seat, parts: list[Part]) -> str | None:
     """Why the trade cannot be carried out now, or None if it can."""
+    return _problem(state, proposer, partner, _tally(parts))
+
+
+def _problem(state: State, proposer: Seat, partner: Seat, tally: Tally) -> str | None:
     for side, giver, taker in ((GIVE, proposer, partner), (ASK, partner, proposer)):
-        if giver.emeralds < _count(parts, side, EMERALD):
+        emeralds, fragments, looks, _ = tally[side]
+        if giver.emeralds < emeralds:
             return f"{player_ref(giver.id)} no longer has enough Emeralds."
-        for f in _which(parts, side, FRAGMENT):
+        for f in fragments:
             if f not in giver.fragments or f in taker.fragments or state.reliquary[f] <= 0:
                 return f"The {FRAGMENT_BY_KEY[f].name} can no longer be shared."
-        looks = _which(parts, side, EXPLORE)
+        if not looks:
+            continue
         if len(looks) > state.markers_left(taker.id):
             return f"{player_ref(taker.id)} has too few Check Markers left."
         for where in looks:
@@ -127,10 +202,11 @@ def problem(state: State, proposer: Seat, partner: Seat, parts: list[Part]) -> s
             if (forest is None or forest.flipped or giver.id not in forest.markers
                     or taker.id in forest.markers):
                 return f"The Dark Forest at {where} can no longer be explored in this trade."
-    for k in set(_which(parts, GIVE, ITEM)):
-        if proposer.items.count(k) < _which(parts, GIVE, ITEM).count(k):
+    given = tally[GIVE][3]
+    for k in set(given):
+        if proposer.items.count(k) < given.count(k):
             return f"{player_ref(proposer.id)} no longer has the Items offered."
-    if len(partner.items) < _count(parts, ASK, ITEM):
+    if len(partner.items) < len(tally[ASK][3]):
         return f"{player_ref(partner.id)} no longer has enough Items."
     return None
 
@@ -139,10 +215,10 @@ def accept_actions(state: State) -> list[Action]:
     """The partner's ways to accept the pending trade (one per choice of Items to hand over)."""
     assert state.trade is not None
     partner = state.seat(state.trade[0])
-    parts = state.trade[1]
-    if problem(state, state.current, partner, parts) is not None:
+    tally = _tally(state.trade[1])
+    if _problem(state, state.seats[state.active], partner, tally) is not None:
         return []
-    wanted = _count(parts, ASK, ITEM)
+    wanted = len(tally[ASK][3])
     if not wanted:
         return [{"type": "accept"}]
     hand = sorted(partner.items, key=ITEM_KEYS.index)
@@ -151,7 +227,7 @@ def accept_actions(state: State) -> list[Action]:
     return [{"type": "accept", "items": list(pick)} for pick in picks]
 
 
-def _summary(parts: list[Part], side: str, names: bool) -> list[str]:
+def _summary(parts: Sequence[Sequence[Any]], side: str, names: bool) -> list[str]:
     """Plain words for what one side gives (Item kinds only when ``names``)."""
     words: list[str] = []
     emeralds = 0
@@ -188,17 +264,31 @@ def _join(words: list[str]) -> str:
 
 def describe(proposer: str, partner: str, parts: list[Part], names: bool = False) -> str:
     """The trade in words; Item kinds appear only with ``names`` (for the proposer alone)."""
+    return _describe(proposer, partner, tuple(map(tuple, parts)), names)
+
+
+@lru_cache(maxsize=2048)
+def _describe(proposer: str, partner: str, parts: tuple[tuple[Any, ...], ...],
+              names: bool) -> str:
     return (f"{player_ref(proposer)} gives {_join(_summary(parts, GIVE, names))}; "
             f"{player_ref(partner)} gives {_join(_summary(parts, ASK, names))}")
 
 
 def public_data(parts: list[Part]) -> dict[str, Any]:
     """The trade's terms without any secret (Item counts only)."""
-    def terms(s: str) -> dict[str, Any]:
-        """What one side gives."""
-        return {"emeralds": _count(parts, s, EMERALD), "fragments": _which(parts, s, FRAGMENT),
-                "explore": _which(parts, s, EXPLORE), "items": _count(parts, s, ITEM)}
-    return {"give": terms(GIVE), "ask": terms(ASK)}
+    terms: dict[str, dict[str, Any]] = {
+        side: {"emeralds": 0, "fragments": [], "explore": [], "items": 0} for side in (GIVE, ASK)}
+    for side, what, which in parts:
+        t = terms[side]
+        if what == EMERALD:
+            t["emeralds"] += 1
+        elif what == FRAGMENT:
+            t["fragments"].append(which)
+        elif what == EXPLORE:
+            t["explore"].append(which)
+        elif what == ITEM:
+            t["items"] += 1
+    return terms
 
 
 def execute(state: State, chosen: list[str], events: list[Event]) -> None:
@@ -207,7 +297,7 @@ def execute(state: State, chosen: list[str], events: list[Event]) -> None:
     proposer = state.current
     partner = state.seat(state.trade[0])
     parts = state.trade[1]
-    events.append(Event(f"{player_ref(proposer.id)} traded with {player_ref(partner.id)}: "
+    events.append(event(f"{player_ref(proposer.id)} traded with {player_ref(partner.id)}: "
                         f"{describe(proposer.id, partner.id, parts)}.", kind="trade",
                         data={"from": proposer.id, "to": partner.id, **public_data(parts)}))
     received: dict[str, list[str]] = {proposer.id: [], partner.id: []}
@@ -233,6 +323,6 @@ def execute(state: State, chosen: list[str], events: list[Event]) -> None:
     for who, kinds in received.items():
         if kinds:
             names = _join([f"the {ITEM_BY_KEY[k].name}" for k in kinds])
-            events.append(Event(f"In the trade you received {names}.", to=who,
+            events.append(event(f"In the trade you received {names}.", to=who,
                                 kind="item_received", data={"items": list(kinds)}))
     state.trade = None

@@ -10,8 +10,8 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from .data import FRAGMENT_BY_KEY, FRONTIER_BY_KEY, ITEM_BY_KEY, ITEM_KEYS
-from .geometry import Coord, fmt
-from .state import OVER, PLACE_FOREST, State
+from .geometry import Coord, fmt, forest_spots
+from .state import OVER, PLACE_FOREST, PLACE_FRONTIER, State
 from .trades import GIVE, ITEM, describe, public_data
 
 if TYPE_CHECKING:
@@ -41,20 +41,30 @@ def _players(state: State) -> list[dict[str, Any]]:
     ]
 
 
+def _face(key: str) -> dict[str, Any]:
+    """The printed face of frontier card ``key``."""
+    frontier = FRONTIER_BY_KEY[key]
+    return {
+        "key": frontier.key,
+        "name": frontier.name,
+        "roads": list(frontier.roads),
+        "dragon": frontier.dragon,
+        "fragment": frontier.fragment,
+        "action": frontier.text,
+    }
+
+
 def _frontiers(state: State) -> list[dict[str, Any]]:
-    cards = []
-    for at in sorted(state.frontiers):
-        frontier = FRONTIER_BY_KEY[state.frontiers[at]]
-        cards.append({
-            **_cell(at),
-            "key": frontier.key,
-            "name": frontier.name,
-            "roads": list(frontier.roads),
-            "dragon": frontier.dragon,
-            "fragment": frontier.fragment,
-            "action": frontier.text,
-        })
-    return cards
+    return [{**_cell(at), **_face(state.frontiers[at])} for at in sorted(state.frontiers)]
+
+
+def _placement_cells(state: State) -> list[str]:
+    """Where the pending placement (the drawn frontier, or its Dark Forest) may go."""
+    if state.phase == PLACE_FRONTIER and state.drawn is not None:
+        return [fmt(at) for at in state.frontier_spots(FRONTIER_BY_KEY[state.drawn].roads)]
+    if state.phase == PLACE_FOREST and state.placed is not None:
+        return [fmt(at) for at, _ in forest_spots(state.roads, state.placed)]
+    return []
 
 
 def _forests(state: State) -> list[dict[str, Any]]:
@@ -136,6 +146,8 @@ def build_view(game: ArgoatGame, player: str | None) -> dict[str, Any]:
         "extra_turns": state.extra_turns,
         "trade": _trade(state),
         "drawn": state.drawn,
+        "drawn_card": None if state.drawn is None else _face(state.drawn),
+        "placement_cells": _placement_cells(state),
         "forest_for": fmt(state.placed)
         if state.phase == PLACE_FOREST and state.placed is not None else None,
         "bounds": _bounds(state),
