@@ -42,15 +42,15 @@ class TableBot(commands.Bot):
     async def setup_hook(self) -> None:
         from cogs import components
         from cogs.game import GameCog
-        from cogs.shortcuts import ArgoatCommands, ArgoCommands
+        from cogs.shortcuts import shortcut_groups
 
         store = await Store.open(self.settings.database_path)
         seeding = {"seeder": self._seeder} if self._seeder is not None else {}
         self.host = TableHost(store, self.registry, clock=discord.utils.utcnow, **seeding)
         self.add_dynamic_items(*components.ALL_ITEMS)
         await self.add_cog(GameCog(self))
-        await self.add_cog(ArgoCommands(self))
-        await self.add_cog(ArgoatCommands(self))
+        for group in shortcut_groups():
+            self.tree.add_command(group)
         if self.settings.dev_guild_id is not None:
             guild = discord.Object(self.settings.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
