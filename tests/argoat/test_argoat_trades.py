@@ -150,7 +150,7 @@ def test_cancel_and_undo_while_building() -> None:
     act(game, "ann", "trade give emerald")
     act(game, "ann", "trade ask fragment Moon")
     act(game, "ann", "undo")
-    assert game.state.trade == ["bob", [["give", "emerald", None]]]
+    assert game.state.trade == ["bob", (("give", "emerald", None),)]
     act(game, "ann", "cancel")
     assert game.to_json() == before
 

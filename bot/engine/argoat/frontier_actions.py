@@ -82,8 +82,7 @@ def choices(state: State, kind: str) -> list[str | None]:
 
 def trails_elsewhere(state: State, at: Coord) -> list[Coord]:
     """Unmarked Trails on the map other than the one at ``at``, sorted."""
-    return sorted(c for c, key in state.frontiers.items()
-                  if FRONTIER_BY_KEY[key].action == TRAIL and c != at)
+    return [c for c in state.trails() if c != at]
 
 
 END: Action = {"type": "end"}

@@ -29,6 +29,7 @@ from .data import (
 )
 from .effects import name_at
 from .events import event
+from .events import prompt as make_prompt
 from .geometry import Coord, fmt
 from .notation import notation as _notation
 from .setup import new_state
@@ -46,26 +47,26 @@ WITHDRAW: Action = {"type": "withdraw"}
 
 
 @lru_cache(maxsize=2048)
-def _draft_prompt(proposer: str, partner: str, parts: tuple[tuple[Any, ...], ...],
+def _draft_prompt(proposer: str, partner: str, parts: trades.Parts,
                   private: bool) -> Prompt:
     """The prompt while ``proposer`` builds a trade (shared: prompts are immutable)."""
-    terms = trades.describe(proposer, partner, list(parts))
+    terms = trades.describe(proposer, partner, parts)
     text = (f"{player_ref(proposer)} is preparing a trade with {player_ref(partner)}: {terms}. "
             "Add a part, propose it, or cancel.")
-    return Prompt(proposer, text, private=private)
+    return make_prompt(proposer, text, private=private)
 
 
 @lru_cache(maxsize=2048)
-def _offer_prompt(proposer: str, partner: str, parts: tuple[tuple[Any, ...], ...],
+def _offer_prompt(proposer: str, partner: str, parts: trades.Parts,
                   executable: bool) -> Prompt:
     """The prompt while a trade waits for ``partner``'s answer (shared: prompts are immutable)."""
-    terms = trades.describe(proposer, partner, list(parts))
+    terms = trades.describe(proposer, partner, parts)
     text = (f"{player_ref(partner)}, {player_ref(proposer)} offers you a trade: {terms}. "
             "Accept or decline?")
     if not executable:
         text += " (It can no longer be carried out: decline it.)"
     asks_items = any(p[0] == trades.ASK and p[1] == trades.ITEM for p in parts)
-    return Prompt(partner, text, others=(proposer,), others_label="Withdraw", private=asks_items)
+    return make_prompt(partner, text, others=(proposer,), others_label="Withdraw", private=asks_items)
 
 
 class ArgoatGame(Game):
@@ -93,8 +94,14 @@ class ArgoatGame(Game):
         self._players = tuple(players)
         self._s = state
         self._version = 0
-        self._cache: dict[str, list[Action]] = {}
         self._cache_version = -1
+        """The version the cached legal actions below were computed for."""
+        self._cache_player = ""
+        self._cache_actions: list[Action] = []
+        """The legal actions of the first player asked at that version (usually the only one)."""
+        self._cache: dict[str, list[Action]] = {}
+        self._others_version = -1
+        """The legal actions of the other players asked at that version."""
         self._prompt: Prompt | None = None
         self._prompt_version = -1
         self._accept_cache: tuple[int, list[Action]] = (-1, [])
@@ -170,7 +177,7 @@ class ArgoatGame(Game):
         else:
             text = (f"{who} is on {here} ({fmt(me.pos)}): move on if you can, trade or use "
                     f"Items, or end your turn to resolve {here}'s action.")
-        return Prompt(me.id, text, private=bool(me.items))
+        return make_prompt(me.id, text, private=bool(me.items))
 
     def _make_prompt(self) -> Prompt | None:
         s = self._s
@@ -181,24 +188,22 @@ class ArgoatGame(Game):
             return self._turn_prompt()
         if s.phase == DRAFT:
             assert s.trade is not None
-            return _draft_prompt(me.id, s.trade[0], tuple(map(tuple, s.trade[1])),
-                                 bool(me.items))
+            return _draft_prompt(me.id, s.trade[0], s.trade[1], bool(me.items))
         if s.phase == OFFER:
             assert s.trade is not None
-            return _offer_prompt(me.id, s.trade[0], tuple(map(tuple, s.trade[1])),
-                                 bool(self._accepts()))
+            return _offer_prompt(me.id, s.trade[0], s.trade[1], bool(self._accepts()))
         who = player_ref(me.id)
         if s.phase == PLACE_FRONTIER:
             assert s.drawn is not None
             name = FRONTIER_BY_KEY[s.drawn].name
-            return Prompt(me.id, f"{who}, choose where to place {name}.")
+            return make_prompt(me.id, f"{who}, choose where to place {name}.")
         if s.phase == PLACE_FOREST:
             assert s.placed is not None
-            return Prompt(me.id, f"{who}, choose where the Dark Forest joins "
+            return make_prompt(me.id, f"{who}, choose where the Dark Forest joins "
                                  f"{name_at(s, s.placed)} ({fmt(s.placed)}).")
         assert s.phase == DREAM and s.drawn is not None
         name = FRONTIER_BY_KEY[s.drawn].name
-        return Prompt(me.id, f"{who}, resolve {name}'s action, drawn at the Hill of Dreams.")
+        return make_prompt(me.id, f"{who}, resolve {name}'s action, drawn at the Hill of Dreams.")
 
     # -- legal actions -------------------------------------------------------------------
 
@@ -209,14 +214,19 @@ class ArgoatGame(Game):
     def _legal_now(self, player: str) -> list[Action]:
         """The cached legal actions of ``player`` for the current version (do not change)."""
         if self._cache_version == self._version:
+            if player == self._cache_player:
+                return self._cache_actions
+            if self._cache_version != self._others_version:
+                self._cache = {}
+                self._others_version = self._cache_version
             cached = self._cache.get(player)
-            if cached is not None:
-                return cached
-        else:
-            self._cache = {}
-            self._cache_version = self._version
-        cached = self._cache[player] = self._legal(player)
-        return cached
+            if cached is None:
+                cached = self._cache[player] = self._legal(player)
+            return cached
+        self._cache_version = self._version
+        self._cache_player = player
+        self._cache_actions = self._legal(player)
+        return self._cache_actions
 
     def _legal(self, player: str) -> list[Action]:
         s = self._s
@@ -236,7 +246,7 @@ class ArgoatGame(Game):
         if phase == TURN:  # the hot path of every game: kept flat
             here = me.pos
             move = s.move
-            actions = [*movement.move_actions(s)]
+            actions = movement.move_actions(s)
             if me.items:
                 actions += items.item_actions(s)
             for seat in s.seats:  # trade partners: on the same frontier (Q3)
@@ -293,10 +303,10 @@ class ArgoatGame(Game):
             s.undo.append(snapshot)
         elif kind == "trade_part":
             assert s.trade is not None
-            s.trade[1].append([action["side"], action["what"], action.get("which")])
+            s.trade[1] = (*s.trade[1], (action["side"], action["what"], action.get("which")))
         elif kind == "trade":
             self._menu = None
-            s.trade = [action["with"], []]
+            s.trade = [action["with"], ()]
             s.phase = DRAFT
         elif kind == "cancel":
             s.trade = None
@@ -324,7 +334,7 @@ class ArgoatGame(Game):
         if s.phase == DRAFT:
             assert s.trade is not None
             if s.trade[1]:
-                s.trade[1].pop()
+                s.trade[1] = s.trade[1][:-1]
             else:
                 s.trade = None
                 s.phase = TURN

@@ -16,7 +16,7 @@ from .state import State
 
 
 def move_actions(state: State) -> list[Action]:
-    """Every movement action open to the active player (a shared list: do not change it)."""
+    """Every movement action open to the active player."""
     move = state.move
     seat = state.seats[state.active]
     pos = seat.pos
@@ -25,7 +25,13 @@ def move_actions(state: State) -> list[Action]:
     if (not move.bleina_used and not move.wings  # once per turn; never with the Wings (Q15)
             and pos in state.bleinas and (move.free_bleina or seat.emeralds >= 1)):
         ride = 1 if move.steps else 2  # after moving: one extra space; before: two
-    return state.move_options(pos, walk, ride)
+    walks, rides = state.move_lists(pos)
+    actions = list(walks) if walk else []
+    if ride == 1:
+        actions += rides
+    elif ride == 2:
+        actions += state.long_rides(pos)
+    return actions
 
 
 def apply_move(state: State, action: Action, events: list[Event]) -> None:

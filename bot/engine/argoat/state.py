@@ -9,13 +9,24 @@ from bot.engine.core import Rng
 
 from .data import (
     COLOURS,
+    DIRECTIONS,
     FRAGMENT_KEYS,
     FRONTIER_BY_KEY,
     ITEM_KEYS,
     MARKERS_PER_PLAYER,
     TOWN_KEY,
+    TRAIL,
 )
 from .geometry import Coord, exits, open_cells, road_bits, update_open_cells
+
+Action = dict[str, Any]
+
+MOVES: dict[str, Action] = {side: {"type": "move", "dir": side} for side in DIRECTIONS}
+"""The one-space moves, shared by every game (actions are never changed once made)."""
+RIDES: dict[str, Action] = {
+    path: {"type": "bleina", "path": list(path)}
+    for path in [*DIRECTIONS, *(a + b for a in DIRECTIONS for b in DIRECTIONS)]}
+"""The Bleina rides by their sides (``"N"``, ``"NE"``), shared like :data:`MOVES`."""
 
 TURN = "turn"
 """Phase: the active player moves, uses Items, trades, and finally ends the turn."""
@@ -131,7 +142,8 @@ class State:
     phase: str = TURN
     move: Movement = field(default_factory=Movement)
     trade: list[list[Any]] | None = None
-    """The trade being built or offered: ``[partner_id, [[side, what, which], ...]]``."""
+    """The trade being built or offered: ``[partner_id, ((side, what, which), ...)]`` (the
+    parts are an immutable tuple, replaced as parts are added or taken back)."""
     drawn: str | None = None
     """The frontier drawn by the Town or the Hill of Dreams and not yet put away."""
     placed: Coord | None = None
@@ -143,8 +155,10 @@ class State:
     """Derived: the road sides of every card on the map (frontiers and forests)."""
     _exits: dict[Coord, list[tuple[str, Coord]]] = field(default_factory=dict, repr=False)
     _spots: dict[str, list[Coord]] = field(default_factory=dict, repr=False)
-    _moves: dict[tuple[Coord, bool, int], list[dict[str, Any]]] = field(default_factory=dict,
-                                                                       repr=False)
+    _moves: dict[Coord, tuple[list[Action], list[Action]]] = field(default_factory=dict,
+                                                                  repr=False)
+    _rides: dict[Coord, list[Action]] = field(default_factory=dict, repr=False)
+    _trails: list[Coord] | None = field(default=None, repr=False)
     _open: dict[Coord, tuple[int, int]] | None = field(default=None, repr=False)
     """Derived: the empty cells a road leads to, with what a card there must match."""
 
@@ -162,18 +176,22 @@ class State:
         """Forget what is derived from the map's roads (``at``: the one card just placed, which
         changes only the exits of its neighbours and the moves from cells near it)."""
         self._spots = {}
+        self._trails = None
         if at is None or self._open is None:
             self._exits = {}
             self._moves = {}
+            self._rides = {}
             self._open = None
             return
         update_open_cells(self._open, self.roads, at)
         x, y = at
         for cell in ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)):
             self._exits.pop(cell, None)
-        # a Bleina ride goes two spaces: moves from cells up to two steps away may change
-        self._moves = {key: moves for key, moves in self._moves.items()
-                       if abs(key[0][0] - x) + abs(key[0][1] - y) > 2}
+        # moves from the card's neighbours change, two-space rides from up to two steps away
+        self._moves = {cell: moves for cell, moves in self._moves.items()
+                       if abs(cell[0] - x) + abs(cell[1] - y) > 1}
+        self._rides = {cell: rides for cell, rides in self._rides.items()
+                       if abs(cell[0] - x) + abs(cell[1] - y) > 2}
 
     def place_frontier(self, at: Coord, key: str) -> None:
         """Put a frontier card on the map."""
@@ -199,6 +217,13 @@ class State:
                 if bits & need == need and not bits & blank)
         return found
 
+    def trails(self) -> list[Coord]:
+        """The cells of the Unmarked Trails on the map, sorted (a shared list)."""
+        if self._trails is None:
+            self._trails = sorted(at for at, key in self.frontiers.items()
+                                  if FRONTIER_BY_KEY[key].action == TRAIL)
+        return self._trails
+
     def exits(self, at: Coord) -> list[tuple[str, Coord]]:
         """The sides of ``at`` whose road leads to a placed card, with that card's cell."""
         found = self._exits.get(at)
@@ -206,20 +231,22 @@ class State:
             found = self._exits[at] = exits(self.roads, at)
         return found
 
-    def move_options(self, at: Coord, walk: bool, ride: int) -> list[dict[str, Any]]:
-        """The movement actions from ``at``: one-space moves if ``walk``, and Bleina rides of
-        ``ride`` spaces (0: none). The list and its actions are shared: do not change them."""
-        key = (at, walk, ride)
-        found = self._moves.get(key)
+    def move_lists(self, at: Coord) -> tuple[list[Action], list[Action]]:
+        """The movement actions from ``at``: one-space moves and one-space Bleina rides, along
+        the roads. Shared lists of shared actions: do not change them."""
+        found = self._moves.get(at)
         if found is None:
             first = self.exits(at)
-            found = [{"type": "move", "dir": side} for side, _ in first] if walk else []
-            if ride == 1:
-                found += [{"type": "bleina", "path": [side]} for side, _ in first]
-            elif ride == 2:
-                found += [{"type": "bleina", "path": [side, side2]}
-                          for side, cell in first for side2, _ in self.exits(cell)]
-            self._moves[key] = found
+            found = self._moves[at] = ([MOVES[side] for side, _ in first],
+                                       [RIDES[side] for side, _ in first])
+        return found
+
+    def long_rides(self, at: Coord) -> list[Action]:
+        """The two-space Bleina rides from ``at`` (shared, like :meth:`move_lists`)."""
+        found = self._rides.get(at)
+        if found is None:
+            found = self._rides[at] = [RIDES[side + side2] for side, cell in self.exits(at)
+                                       for side2, _ in self.exits(cell)]
         return found
 
     # -- lookups -------------------------------------------------------------------------
@@ -365,7 +392,7 @@ class State:
             move=Movement(**data["move"]),
             trade=None
             if data["trade"] is None
-            else [data["trade"][0], [list(part) for part in data["trade"][1]]],
+            else [data["trade"][0], tuple(tuple(part) for part in data["trade"][1])],
             drawn=data["drawn"],
             placed=None if data["placed"] is None else (data["placed"][0], data["placed"][1]),
             winner=data["winner"],

@@ -14,7 +14,6 @@ Actions: ``{"type": "trade", "with": id}`` starts building, ``{"type": "trade_pa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
 from typing import Any, NamedTuple
@@ -29,7 +28,8 @@ from .state import Seat, State
 
 GIVE, ASK = "give", "ask"
 EMERALD, FRAGMENT, EXPLORE, ITEM = "emerald", "fragment", "explore", "item"
-Part = list[Any]
+Part = tuple[str, str, Any]
+Parts = tuple[Part, ...]
 
 
 _PARTS: dict[tuple[str, str, str | None], Action] = {}
@@ -58,8 +58,13 @@ Tally = dict[str, tuple[int, list[Any], list[Any], list[Any]]]
 (their keys for ``give``, ``None`` for ``ask``)."""
 
 
-def _tally(parts: list[Part]) -> Tally:
-    """The trade's parts sorted out per side, in one pass."""
+_NO_PARTS: Tally = {GIVE: (0, [], [], []), ASK: (0, [], [], [])}
+
+
+def _tally(parts: Parts) -> Tally:
+    """The trade's parts sorted out per side, in one pass (only read, never changed)."""
+    if not parts:
+        return _NO_PARTS
     give: list[Any] = [0, [], [], []]
     ask: list[Any] = [0, [], [], []]
     for side, what, which in parts:
@@ -149,13 +154,13 @@ def menus(state: State, proposer: Seat, partner: Seat) -> tuple[SideMenu, SideMe
     return side_menu(state, proposer, partner, GIVE), side_menu(state, partner, proposer, ASK)
 
 
-def menu_actions(menu: tuple[SideMenu, SideMenu], parts: list[Part]) -> list[Action]:
+def menu_actions(menu: tuple[SideMenu, SideMenu], parts: Parts) -> list[Action]:
     """Every part the proposer may add to ``parts``, given the trade's :func:`menus`."""
     tally = _tally(parts)
     return _side_options(menu[0], tally) + _side_options(menu[1], tally)
 
 
-def part_actions(state: State, proposer: Seat, partner: Seat, parts: list[Part]) -> list[Action]:
+def part_actions(state: State, proposer: Seat, partner: Seat, parts: Parts) -> list[Action]:
     """Every part the proposer may add to the trade now."""
     return menu_actions(menus(state, proposer, partner), parts)
 
@@ -180,7 +185,7 @@ def start_actions(state: State) -> list[Action]:
     return [{"type": "trade", "with": s.id} for s in partners(state)]
 
 
-def problem(state: State, proposer: Seat, partner: Seat, parts: list[Part]) -> str | None:
+def problem(state: State, proposer: Seat, partner: Seat, parts: Parts) -> str | None:
     """Why the trade cannot be carried out now, or None if it can."""
     return _problem(state, proposer, partner, _tally(parts))
 
@@ -227,7 +232,7 @@ def accept_actions(state: State) -> list[Action]:
     return [{"type": "accept", "items": list(pick)} for pick in picks]
 
 
-def _summary(parts: Sequence[Sequence[Any]], side: str, names: bool) -> list[str]:
+def _summary(parts: Parts, side: str, names: bool) -> list[str]:
     """Plain words for what one side gives (Item kinds only when ``names``)."""
     words: list[str] = []
     emeralds = 0
@@ -262,19 +267,15 @@ def _join(words: list[str]) -> str:
     return ", ".join(words[:-1]) + " and " + words[-1]
 
 
-def describe(proposer: str, partner: str, parts: list[Part], names: bool = False) -> str:
-    """The trade in words; Item kinds appear only with ``names`` (for the proposer alone)."""
-    return _describe(proposer, partner, tuple(map(tuple, parts)), names)
-
-
 @lru_cache(maxsize=2048)
-def _describe(proposer: str, partner: str, parts: tuple[tuple[Any, ...], ...],
-              names: bool) -> str:
+def describe(proposer: str, partner: str, parts: Parts, names: bool = False) -> str:
+    """The trade in words; Item kinds appear only with ``names`` (for the proposer alone).
+    Remembered: the same few trades recur."""
     return (f"{player_ref(proposer)} gives {_join(_summary(parts, GIVE, names))}; "
             f"{player_ref(partner)} gives {_join(_summary(parts, ASK, names))}")
 
 
-def public_data(parts: list[Part]) -> dict[str, Any]:
+def public_data(parts: Parts) -> dict[str, Any]:
     """The trade's terms without any secret (Item counts only)."""
     terms: dict[str, dict[str, Any]] = {
         side: {"emeralds": 0, "fragments": [], "explore": [], "items": 0} for side in (GIVE, ASK)}
