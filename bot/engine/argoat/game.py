@@ -143,9 +143,12 @@ class ArgoatGame(Game):
         return self._s
 
     def touch(self) -> None:
-        """Forget cached legal actions after the state was changed from outside (tests)."""
+        """Forget everything cached after the state was changed from outside (tests): legal
+        actions, prompts, trade menus. (Changes to the map also need
+        :meth:`State.rebuild_roads`.)"""
         self._version += 1
         self._menu = None
+        self._turn_prompts = {}
 
     # -- prompts -------------------------------------------------------------------------
 
