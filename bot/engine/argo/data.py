@@ -1,6 +1,6 @@
 """The Argo edition this engine plays: every tile, Escape Pod, Alien track and difficulty.
 
-The rulebook does not print the tiles, so this module defines them; docs/argo-rules-notes.md
+The rulebook does not print the tiles, so this module defines them; docs/rules-notes.md
 explains each choice. Door masks are given for rotation 0 (see geometry.py for the sides).
 """
 
@@ -50,7 +50,7 @@ ACTIVATABLE: frozenset[str] = frozenset(
     }
 )
 """Kinds of Module that can be Activated. The Core Room and the Safe Room work on their own and
-have no Activation effect (see docs/argo-rules-notes.md)."""
+have no Activation effect (see docs/rules-notes.md)."""
 
 NO_ROBOT: frozenset[str] = frozenset({LAB, LASER})
 """Modules a Robot may not Activate."""

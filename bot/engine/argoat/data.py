@@ -2,7 +2,7 @@
 Items, Fragments, the Bank, colours.
 
 The rulebook does not print roads or say which seven frontiers bear the Dragon symbol; the
-choices below are this edition's and are explained in ``docs/argoat-rules-notes.md``.
+choices below are this edition's and are explained in ``docs/rules-notes.md``.
 """
 
 from __future__ import annotations
