@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.engine.core import SYSTEM, TIMEOUT, Action, Event, Game, IllegalAction, parse_options
+from bot.engine.core import SYSTEM, TIMEOUT, Action, Event, Game, IllegalAction, format_text, parse_options
 from bot.engine.registry import GameRegistry
 from bot.store import ABANDONED, FINISHED, LOBBY, PLAYING, Store, StoreConflict, TableRecord
 
@@ -337,7 +337,8 @@ class TableHost:
                 before, decider_before = _turn_marker(game), _decider(game)
                 events = game.apply(user_id, chosen)
             except IllegalAction as exc:
-                raise TableError(str(exc)) from None
+                names = {p: f"<@{p}>" for p in record.seats}
+                raise TableError(format_text(str(exc), names)) from None
             result = game.result()
             new = record.evolve(
                 status=FINISHED if result is not None else PLAYING,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from argoat_helpers import (
     BASE,
     act,
@@ -22,6 +23,7 @@ from argoat_helpers import (
 
 from bot.engine.argoat.data import FRAGMENT_KEYS, FRONTIER_BY_KEY, ITEM_BY_KEY
 from bot.engine.argoat.geometry import fmt, step
+from bot.engine.core import IllegalAction
 
 CHAIN = {**BASE, "0,2": "lake", "0,3": "palace"}
 TRAILS = {"0,0": "town", "0,1": "trail_3", "1,0": "trail_2", "0,2": "trail_1"}
@@ -72,6 +74,8 @@ def test_q4_you_must_move_every_turn() -> None:
     game = scenario(CHAIN)
     assert not [n for n in notations(game, "ann") if n.startswith("end")]
     assert "Q4" in refuses(game, "ann", {"type": "end"})
+    with pytest.raises(IllegalAction, match=r"You must move before ending your turn \(Q4\)\. 'end' is not"):
+        game.parse("ann", "end")  # a typed move gets the rule's reason too
     act(game, "ann", "move N")
     assert "end" in notations(game, "ann")
 

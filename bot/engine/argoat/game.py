@@ -36,6 +36,8 @@ from .setup import new_state
 from .state import DRAFT, DREAM, OFFER, OVER, PLACE_FOREST, PLACE_FRONTIER, TURN, State
 from .views import build_view
 
+_NO_REASON = "That is not a legal choice right now."
+
 UNDOABLE = frozenset({"move", "bleina"})
 """Actions undone by restoring a movement snapshot (:meth:`State.movement_snapshot`). Building
 a trade (``trade``, ``trade_part``) is undone part by part; every other action is a barrier
@@ -47,22 +49,21 @@ WITHDRAW: Action = {"type": "withdraw"}
 
 
 @lru_cache(maxsize=2048)
-def _draft_prompt(proposer: str, partner: str, parts: trades.Parts,
-                  private: bool) -> Prompt:
+def _draft_prompt(proposer: str, partner: str, parts: trades.Parts, private: bool) -> Prompt:
     """The prompt while ``proposer`` builds a trade (shared: prompts are immutable)."""
     terms = trades.describe(proposer, partner, parts)
-    text = (f"{player_ref(proposer)} is preparing a trade with {player_ref(partner)}: {terms}. "
-            "Add a part, propose it, or cancel.")
+    text = (
+        f"{player_ref(proposer)} is preparing a trade with {player_ref(partner)}: {terms}. "
+        "Add a part, propose it, or cancel."
+    )
     return make_prompt(proposer, text, private=private)
 
 
 @lru_cache(maxsize=2048)
-def _offer_prompt(proposer: str, partner: str, parts: trades.Parts,
-                  executable: bool) -> Prompt:
+def _offer_prompt(proposer: str, partner: str, parts: trades.Parts, executable: bool) -> Prompt:
     """The prompt while a trade waits for ``partner``'s answer (shared: prompts are immutable)."""
     terms = trades.describe(proposer, partner, parts)
-    text = (f"{player_ref(partner)}, {player_ref(proposer)} offers you a trade: {terms}. "
-            "Accept or decline?")
+    text = f"{player_ref(partner)}, {player_ref(proposer)} offers you a trade: {terms}. Accept or decline?"
     if not executable:
         text += " (It can no longer be carried out: decline it.)"
     asks_items = any(p[0] == trades.ASK and p[1] == trades.ITEM for p in parts)
@@ -76,8 +77,12 @@ class ArgoatGame(Game):
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("difficulty", "Starting frontiers: journeyman (quicker) or adventurer",
-                   DEFAULT_DIFFICULTY, choices=DIFFICULTIES),
+        OptionSpec(
+            "difficulty",
+            "Starting frontiers: journeyman (quicker) or adventurer",
+            DEFAULT_DIFFICULTY,
+            choices=DIFFICULTIES,
+        ),
     )
     rules_summary: ClassVar[str] = (
         "Gather all eight Fragments of Ancient Knowledge, then end your move on the Dark "
@@ -175,11 +180,15 @@ class ArgoatGame(Game):
         who = player_ref(me.id)
         here = name_at(s, me.pos)
         if not s.move.moved:
-            text = (f"{who}, it is your turn on {here} ({fmt(me.pos)}): move one space "
-                    "(required), and trade or use Items whenever you like.")
+            text = (
+                f"{who}, it is your turn on {here} ({fmt(me.pos)}): move one space "
+                "(required), and trade or use Items whenever you like."
+            )
         else:
-            text = (f"{who} is on {here} ({fmt(me.pos)}): move on if you can, trade or use "
-                    f"Items, or end your turn to resolve {here}'s action.")
+            text = (
+                f"{who} is on {here} ({fmt(me.pos)}): move on if you can, trade or use "
+                f"Items, or end your turn to resolve {here}'s action."
+            )
         return make_prompt(me.id, text, private=bool(me.items))
 
     def _make_prompt(self) -> Prompt | None:
@@ -202,8 +211,9 @@ class ArgoatGame(Game):
             return make_prompt(me.id, f"{who}, choose where to place {name}.")
         if s.phase == PLACE_FOREST:
             assert s.placed is not None
-            return make_prompt(me.id, f"{who}, choose where the Dark Forest joins "
-                                 f"{name_at(s, s.placed)} ({fmt(s.placed)}).")
+            return make_prompt(
+                me.id, f"{who}, choose where the Dark Forest joins {name_at(s, s.placed)} ({fmt(s.placed)})."
+            )
         assert s.phase == DREAM and s.drawn is not None
         name = FRONTIER_BY_KEY[s.drawn].name
         return make_prompt(me.id, f"{who}, resolve {name}'s action, drawn at the Hill of Dreams.")
@@ -256,8 +266,7 @@ class ArgoatGame(Game):
                 if seat.pos == here and seat is not me and trades.can_trade(s, me, seat):
                     actions.append({"type": "trade", "with": seat.id})
             if move.moved:
-                actions += frontier_actions.end_actions(
-                    s, frontier_actions.action_kind(s, here))
+                actions += frontier_actions.end_actions(s, frontier_actions.action_kind(s, here))
             if s.undo:
                 actions.append(UNDO)
         elif phase == DRAFT:
@@ -343,18 +352,22 @@ class ArgoatGame(Game):
                 s.phase = TURN
             return
         s.restore_movement(s.undo.pop())
-        events.append(event(f"{player_ref(who)} takes back their last move.", kind="undo",
-                            data={"player": who}))
+        events.append(
+            event(f"{player_ref(who)} takes back their last move.", kind="undo", data={"player": who})
+        )
 
     def _propose(self, events: list[Event]) -> None:
         s = self._s
         assert s.trade is not None
         s.phase = OFFER
         terms = trades.describe(s.current.id, s.trade[0], s.trade[1])
-        events.append(event(f"{player_ref(s.current.id)} offers {player_ref(s.trade[0])} a "
-                            f"trade: {terms}.", kind="trade_offer",
-                            data={"from": s.current.id, "to": s.trade[0],
-                                  **trades.public_data(s.trade[1])}))
+        events.append(
+            event(
+                f"{player_ref(s.current.id)} offers {player_ref(s.trade[0])} a trade: {terms}.",
+                kind="trade_offer",
+                data={"from": s.current.id, "to": s.trade[0], **trades.public_data(s.trade[1])},
+            )
+        )
 
     def _answer(self, kind: str, action: Action, events: list[Event]) -> None:
         s = self._s
@@ -363,12 +376,21 @@ class ArgoatGame(Game):
         if kind == "accept":
             trades.execute(s, list(action.get("items", [])), events)
         elif kind == "decline":
-            events.append(event(f"{partner} declines {proposer}'s trade.", kind="trade_declined",
-                                data={"from": s.current.id, "to": s.trade[0]}))
+            events.append(
+                event(
+                    f"{partner} declines {proposer}'s trade.",
+                    kind="trade_declined",
+                    data={"from": s.current.id, "to": s.trade[0]},
+                )
+            )
         else:
-            events.append(event(f"{proposer} withdraws the trade offered to {partner}.",
-                                kind="trade_withdrawn",
-                                data={"from": s.current.id, "to": s.trade[0]}))
+            events.append(
+                event(
+                    f"{proposer} withdraws the trade offered to {partner}.",
+                    kind="trade_withdrawn",
+                    data={"from": s.current.id, "to": s.trade[0]},
+                )
+            )
         s.trade = None
         s.phase = TURN
 
@@ -380,10 +402,29 @@ class ArgoatGame(Game):
         me = s.seats[s.active]
         here = me.pos
         at = fmt(here)
-        events.append(event(f"{player_ref(me.id)} ends their move on {name_at(s, here)} ({at}).",
-                            kind="end", data={"player": me.id, "at": at}))
-        frontier_actions.resolve(s, frontier_actions.action_kind(s, here),
-                                 action.get("choice"), events)
+        events.append(
+            event(
+                f"{player_ref(me.id)} ends their move on {name_at(s, here)} ({at}).",
+                kind="end",
+                data={"player": me.id, "at": at},
+            )
+        )
+        frontier_actions.resolve(s, frontier_actions.action_kind(s, here), action.get("choice"), events)
+
+    def parse(self, player: str, text: str) -> Action:
+        """The legal action typed as ``text``; if none, IllegalAction saying why, then what is legal."""
+        try:
+            return super().parse(player, text)
+        except IllegalAction as exc:
+            words = text.lower().split()
+            verb = "bleina" if words[:2] == ["move", "bleina"] else (words[0] if words else "")
+            guess: Action = {"type": verb}
+            if guess.get("type") == "use" and len(words) > 1:
+                guess["item"] = words[1]
+            reason = self._why(player, guess)
+            if reason == _NO_REASON:
+                raise
+            raise IllegalAction(f"{reason} {exc}") from None
 
     def _why(self, player: str, action: Action) -> str:
         """A sentence saying why ``action`` is not allowed for ``player`` now."""
@@ -401,37 +442,42 @@ class ArgoatGame(Game):
         if s.phase == TURN:
             if kind == "end" and not s.move.moved:
                 return "You must move before ending your turn (Q4)."
-            if kind == "move" and (s.move.steps >= s.move.max_steps or s.move.over
-                                   or s.move.bleina_used):
+            if kind == "move" and (s.move.steps >= s.move.max_steps or s.move.over or s.move.bleina_used):
                 return "You have no ordinary movement left this turn."
             if kind == "move":
                 return "No road leads that way from your Frontier."
             if kind == "bleina":
-                return ("You can ride a Bleina only from a Frontier where one stands, once per "
-                        "turn, not with the Wings of the Holy Dragon (Q15), paying 1 Emerald "
-                        "unless a Flute was used, and only along roads.")
+                return (
+                    "You can ride a Bleina only from a Frontier where one stands, once per "
+                    "turn, not with the Wings of the Holy Dragon (Q15), paying 1 Emerald "
+                    "unless a Flute was used, and only along roads."
+                )
             if kind == "use":
                 if action.get("item") not in s.current.items:
                     return "You do not hold that Item."
                 return "That Item cannot be used that way now."
             if kind == "trade":
-                return ("You can only trade with another player on your own Frontier (Q3), "
-                        "and only when there is something to trade.")
+                return (
+                    "You can only trade with another player on your own Frontier (Q3), "
+                    "and only when there is something to trade."
+                )
             if kind == "end":
                 return "Choose one of the listed ways to resolve your Frontier's action."
             if kind in ("place", "accept", "decline", "withdraw", "cancel", "propose"):
                 return "There is nothing of that kind to do right now."
         if s.phase in (PLACE_FRONTIER, PLACE_FOREST, DREAM):
             if kind in ("trade", "use", "move", "bleina", "undo"):
-                return ("You are resolving a Frontier Action: nothing else may be done until "
-                        "it is finished (Q12).")
+                return (
+                    "You are resolving a Frontier Action: nothing else may be done until "
+                    "it is finished (Q12)."
+                )
             if kind == "place":
                 return "That card cannot be placed there: its roads must match every neighbour."
         if s.phase == DRAFT and kind not in ("trade_part", "propose", "cancel", "undo"):
             return "Finish building your trade first: add a part, propose it, or cancel."
         if s.phase == OFFER and kind == "accept":
             return "Choose one of the listed ways to accept, or decline."
-        return "That is not a legal choice right now."
+        return _NO_REASON
 
     # -- views and result ----------------------------------------------------------------
 
@@ -458,6 +504,5 @@ class ArgoatGame(Game):
             return None
         winner = s.seats[s.winner]
         scores = {seat.id: len(seat.fragments) for seat in s.seats}
-        text = (f"{player_ref(winner.id)} gathered all eight Fragments and found Eden "
-                f"after {s.turn} turns.")
+        text = f"{player_ref(winner.id)} gathered all eight Fragments and found Eden after {s.turn} turns."
         return Result((winner.id,), scores, text)
