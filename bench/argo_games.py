@@ -61,8 +61,7 @@ def main() -> None:
         alien_wins += aliens
     elapsed = time.perf_counter() - started
     print(f"{games} random 4-player games in {elapsed:.2f} s: {games / elapsed:.1f} games/s")
-    print(f"{decisions / games:.0f} decisions per game; slowest decision "
-          f"{slowest * 1000:.1f} ms")
+    print(f"{decisions / games:.0f} decisions per game; slowest decision {slowest * 1000:.1f} ms")
     print(f"Alien victories: {alien_wins}/{games}")
     for reason, count in endings.most_common():
         print(f"  {count:4d}  {reason}")

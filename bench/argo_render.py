@@ -78,8 +78,10 @@ def main() -> None:
     naive_ms, naive_png = _median_ms(naive, max(5, runs // 3))
     draw_ms, _ = _median_ms(lambda: draw_board(view), runs)
     save_ms, _ = _median_ms(naive_save, max(5, runs // 3))
-    print(f"late-game board: seed {seed}, {len(view['players'])} players, {len(view['tiles'])} tiles, "
-          f"stack {view['stack_size']}, {img.width}x{img.height} px, {runs} runs")
+    print(
+        f"late-game board: seed {seed}, {len(view['players'])} players, {len(view['tiles'])} tiles, "
+        f"stack {view['stack_size']}, {img.width}x{img.height} px, {runs} runs"
+    )
     print(f"render_board (palette PNG)     median {ms:6.1f} ms  {len(png) / 1024:6.1f} KB")
     print(f"naive: default RGB PNG save    median {naive_ms:6.1f} ms  {len(naive_png) / 1024:6.1f} KB")
     print(f"  of which: drawing {draw_ms:.1f} ms; RGB convert + default save {save_ms:.1f} ms")

@@ -73,12 +73,15 @@ def main(argv: list[str] | None = None) -> None:
     actions = sum(o.actions for o in outcomes)
     turns = sorted(o.turns for o in finished)
     median = turns[len(turns) // 2] if turns else 0
-    print(f"{len(outcomes)} random games (2-5 players, turn cap {args.cap}): "
-          f"{elapsed:.2f} s of CPU ({wall:.2f} s wall)")
-    print(f"  finished: {len(finished)}, stalled at the cap: {len(outcomes) - len(finished)}, "
-          f"median turns of finished games: {median}")
-    print(f"  {actions / elapsed:,.0f} actions per second, "
-          f"{actions / len(outcomes):.0f} actions per game")
+    print(
+        f"{len(outcomes)} random games (2-5 players, turn cap {args.cap}): "
+        f"{elapsed:.2f} s of CPU ({wall:.2f} s wall)"
+    )
+    print(
+        f"  finished: {len(finished)}, stalled at the cap: {len(outcomes) - len(finished)}, "
+        f"median turns of finished games: {median}"
+    )
+    print(f"  {actions / elapsed:,.0f} actions per second, {actions / len(outcomes):.0f} actions per game")
     print(f"{len(outcomes) / elapsed:.1f} games per second")
 
 

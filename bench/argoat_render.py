@@ -91,17 +91,23 @@ def main(argv: list[str] | None = None) -> None:
     img = argoat.draw_board(view)
     argoat.render_board(view)  # warm the sprite caches and the palette, as a live bot is
     b = view["bounds"]
-    print(f"late-game map: seed {args.seed}, {len(view['players'])} players, "
-          f"{len(view['frontiers'])} frontiers, {len(view['forests'])} Dark Forests, "
-          f"{b['max_x'] - b['min_x'] + 1}x{b['max_y'] - b['min_y'] + 1} cells, "
-          f"{img.width}x{img.height} px, turn {view['turn']}")
+    print(
+        f"late-game map: seed {args.seed}, {len(view['players'])} players, "
+        f"{len(view['frontiers'])} frontiers, {len(view['forests'])} Dark Forests, "
+        f"{b['max_x'] - b['min_x'] + 1}x{b['max_y'] - b['min_y'] + 1} cells, "
+        f"{img.width}x{img.height} px, turn {view['turn']}"
+    )
     ms, png = _median_ms(lambda: argoat.render_board(view), args.runs)
     draw_ms, _ = _median_ms(lambda: argoat.draw_board(view).tobytes()[:0], args.runs)
     naive_ms, naive = _median_ms(lambda: _naive(view), max(5, args.runs // 5))
-    print(f"render_board (palette PNG):  median {ms:6.1f} ms, {len(png) / 1024:6.1f} KB "
-          f"(of which drawing {draw_ms:.1f} ms)")
-    print(f"naive (default RGB PNG save): median {naive_ms:6.1f} ms, "
-          f"{len(naive) / 1024:6.1f} KB (same drawing, then img.convert('RGB').save(buf, 'PNG'))")
+    print(
+        f"render_board (palette PNG):  median {ms:6.1f} ms, {len(png) / 1024:6.1f} KB "
+        f"(of which drawing {draw_ms:.1f} ms)"
+    )
+    print(
+        f"naive (default RGB PNG save): median {naive_ms:6.1f} ms, "
+        f"{len(naive) / 1024:6.1f} KB (same drawing, then img.convert('RGB').save(buf, 'PNG'))"
+    )
     print("target: <= 25 ms and <= 300 KB")
     if args.out:
         Path(args.out).write_bytes(png)

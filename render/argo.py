@@ -28,8 +28,12 @@ HEADER_H = 66
 LABEL_W = 36
 LABEL_H = 24
 ROLE_ORDER = ("Grunt", "Robot", "Explorer", "Pilot", "Chief")
-PHASE_NAME = {"alien": "Alien phase", "build": "Building phase", "actions": "Actions phase",
-              "ended": "Game over"}
+PHASE_NAME = {
+    "alien": "Alien phase",
+    "build": "Building phase",
+    "actions": "Actions phase",
+    "ended": "Game over",
+}
 COMPRESS_LEVEL = 3
 
 
@@ -45,16 +49,19 @@ class _Canvas:
         self.img.putpalette(P.FLAT_PALETTE)
         self.draw = ImageDraw.Draw(self.img)
 
-    def rect(self, box: tuple[int, int, int, int], fill: RGB, outline: RGB | None = None,
-             width: int = 1) -> None:
-        self.draw.rectangle(box, fill=P.idx(fill),
-                            outline=None if outline is None else P.idx(outline), width=width)
+    def rect(
+        self, box: tuple[int, int, int, int], fill: RGB, outline: RGB | None = None, width: int = 1
+    ) -> None:
+        self.draw.rectangle(
+            box, fill=P.idx(fill), outline=None if outline is None else P.idx(outline), width=width
+        )
 
     def line(self, xy: tuple[int, int, int, int], fill: RGB, width: int = 1) -> None:
         self.draw.line(xy, fill=P.idx(fill), width=width)
 
-    def text(self, x: int, y: int, text: str, size: int, fg: RGB, bg: RGB, bold: bool = False,
-             align: str = "left") -> int:
+    def text(
+        self, x: int, y: int, text: str, size: int, fg: RGB, bg: RGB, bold: bool = False, align: str = "left"
+    ) -> int:
         """Paste ``text`` with its top at ``y``; ``x`` is its left, centre or right edge."""
         spr = P.text_sprite(text, size, fg, bg, bold)
         if align == "center":
@@ -125,8 +132,9 @@ def _visible(c: int, s: int, half: int, extent: int) -> tuple[int, int]:
     return lo, hi
 
 
-def _draw_station(cv: _Canvas, view: dict[str, Any], ox: int, oy: int, s: int, x0: int, y0: int,
-                  cols: int, rows: int) -> None:
+def _draw_station(
+    cv: _Canvas, view: dict[str, Any], ox: int, oy: int, s: int, x0: int, y0: int, cols: int, rows: int
+) -> None:
     """The station at ``(ox, oy)``: tiles, build spots, and the row and column labels around it.
 
     The grid has a ring of cells around the tiles (for the build spots), of which only the
@@ -155,8 +163,15 @@ def _draw_station(cv: _Canvas, view: dict[str, Any], ox: int, oy: int, s: int, x
     for cx, cy in sorted(spots):
         xl, xh = _visible(cx - x0, s, half, width)
         yl, yh = _visible(cy - y0, s, half, height)
-        cv.text(ox + (xl + xh) // 2, oy + (yl + yh - lh) // 2, _coord(cx, cy), geo.font, P.FAINT, P.SPACE,
-                align="center")
+        cv.text(
+            ox + (xl + xh) // 2,
+            oy + (yl + yh - lh) // 2,
+            _coord(cx, cy),
+            geo.font,
+            P.FAINT,
+            P.SPACE,
+            align="center",
+        )
     for c in range(cols):
         x = c + x0
         xl, xh = _visible(c, s, half, width)
@@ -192,8 +207,15 @@ def _coord(x: int, y: int) -> str:
 def _tile_sprite(t: dict[str, Any], s: int, show_name: bool = True) -> Image.Image:
     doors = "".join(side for side in "NESW" if t.get("doors", {}).get(side))
     return P.tile_sprite(
-        t["kind"], doors, s, int(t.get("capacity") or 0), bool(t.get("alien_symbol")),
-        bool(t.get("activatable")), bool(t.get("no_robot")), tuple(t.get("seats") or ()), show_name,
+        t["kind"],
+        doors,
+        s,
+        int(t.get("capacity") or 0),
+        bool(t.get("alien_symbol")),
+        bool(t.get("activatable")),
+        bool(t.get("no_robot")),
+        tuple(t.get("seats") or ()),
+        show_name,
     )
 
 
@@ -221,8 +243,9 @@ def _draw_tile(cv: _Canvas, t: dict[str, Any], px: int, py: int, s: int, geo: P.
         cv.sprite(P.alien_sprite(size, floor), px + ax, py + ay)
 
 
-def _draw_waking_room(cv: _Canvas, occupants: list[str], px: int, py: int, s: int, geo: P.TileGeometry,
-                      floor: RGB) -> None:
+def _draw_waking_room(
+    cv: _Canvas, occupants: list[str], px: int, py: int, s: int, geo: P.TileGeometry, floor: RGB
+) -> None:
     ink = P.ink_on(floor)
     room = s - 2 * geo.pad - P.text_width("WR", geo.font, True) - 2
     title = "Waking Room" if P.text_width("Waking Room", 13) <= room else "Waking"
@@ -243,8 +266,10 @@ def _draw_waking_room(cv: _Canvas, occupants: list[str], px: int, py: int, s: in
     size = min(geo.token, (width - 2 * (longest - 1)) // longest, (height - 2 * (len(rows) - 1)) // len(rows))
     if size < 18:
         # A crowd: rows and tokens overlap a little rather than shrink too far.
-        size = max(12, min(geo.token, int(height / (1 + 0.8 * (len(rows) - 1))),
-                           int(width / (1 + 0.8 * (longest - 1)))))
+        size = max(
+            12,
+            min(geo.token, int(height / (1 + 0.8 * (len(rows) - 1))), int(width / (1 + 0.8 * (longest - 1)))),
+        )
     step_y = min(size + 2, (height - size) // (len(rows) - 1)) if len(rows) > 1 else 0
     y = py + top + (height - size - step_y * (len(rows) - 1)) // 2
     for row in rows:
@@ -292,8 +317,12 @@ def _player_rows(cv: _Canvas, view: dict[str, Any], x: int, y: int) -> int:
         for role in ROLE_ORDER:
             a = astronauts.get(f"{colour}-{role}")
             status = a.get("status") if a else None
-            where = {"station": (a or {}).get("coord") or "?", "pod": f"pod {(a or {}).get('seat_value')}",
-                     "dead": "dead", "escaped": "esc"}.get(str(status), "")
+            where = {
+                "station": (a or {}).get("coord") or "?",
+                "pod": f"pod {(a or {}).get('seat_value')}",
+                "dead": "dead",
+                "escaped": "esc",
+            }.get(str(status), "")
             dim = status in ("dead", "escaped")
             token = P.token_sprite(colour, role[0], 26, bg, faded=dim, crossed=status == "dead")
             cv.sprite(token, tx + 12, y + 5)
@@ -349,8 +378,9 @@ def _alien_track(cv: _Canvas, view: dict[str, Any], x: int, y: int) -> int:
         sx = x + i * sw
         bg = P.SLOT
         cv.rect((sx, y, sx + sw - 3, y + h), bg, P.RULE)
-        cv.text(sx + (sw - 2) // 2, y + 3, str(slot.get("value", "")), 13, P.TEXT, bg, bold=True,
-                align="center")
+        cv.text(
+            sx + (sw - 2) // 2, y + 3, str(slot.get("value", "")), 13, P.TEXT, bg, bold=True, align="center"
+        )
         body = slot.get("astronaut")
         if body:
             colour, letter = _astro(body)
@@ -368,8 +398,16 @@ def _alien_track(cv: _Canvas, view: dict[str, Any], x: int, y: int) -> int:
         sx = x + current * sw
         cv.rect((sx - 1, y - 1, sx + sw - 2, y + h + 1), P.ACCENT, None)
         cv.rect((sx + 1, y + 1, sx + sw - 4, y + h - 1), P.SLOT, P.ACCENT, 2)
-        cv.text(sx + (sw - 2) // 2, y + 3, str(slots[current].get("value", "")), 13, P.ACCENT, P.SLOT,
-                bold=True, align="center")
+        cv.text(
+            sx + (sw - 2) // 2,
+            y + 3,
+            str(slots[current].get("value", "")),
+            13,
+            P.ACCENT,
+            P.SLOT,
+            bold=True,
+            align="center",
+        )
         cv.sprite(P.alien_sprite(22, P.SLOT), sx + (sw - 2) // 2 - 11, y + 27)
     return y + h + 10
 
@@ -393,15 +431,29 @@ def _supply(cv: _Canvas, view: dict[str, Any], x: int, y: int) -> int:
         cv.sprite(_tile_sprite(nxt, size), tx, y)
         cv.text(tx + size // 2, y + size + 3, str(nxt.get("token", "")), 13, P.TEXT, P.PANEL, align="center")
         more = len(pods.get("stack") or []) - 1
-        cv.text(tx + size // 2, y + size + 19, f"+{more} more" if more else "last Pod", 13, P.DIM, P.PANEL,
-                align="center")
+        cv.text(
+            tx + size // 2,
+            y + size + 19,
+            f"+{more} more" if more else "last Pod",
+            13,
+            P.DIM,
+            P.PANEL,
+            align="center",
+        )
     else:
         cv.sprite(P.build_spot_sprite(size), tx, y)
         cv.text(tx + size // 2, y + size + 3, "no Pod", 13, P.DIM, P.PANEL, align="center")
     tx += step
     cv.sprite(P.stack_sprite(size - 16), tx, y + 8)
-    cv.text(tx + (size - 16) // 2, y + size + 3, f"stack {view.get('stack_size', 0)}", 13, P.TEXT, P.PANEL,
-            align="center")
+    cv.text(
+        tx + (size - 16) // 2,
+        y + size + 3,
+        f"stack {view.get('stack_size', 0)}",
+        13,
+        P.TEXT,
+        P.PANEL,
+        align="center",
+    )
     return y + size + 40
 
 
@@ -511,8 +563,14 @@ def _draw_header(cv: _Canvas, view: dict[str, Any], width: int) -> None:
         if winners:
             text = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners)
         cv.text(x, 13, text, 18, P.ACCENT, P.PANEL, bold=True)
-        line = " ".join(s for s in (_format(str(result.get("text") or ""), names),
-                                     "Ended: " + _format(str(view.get("end_reason") or ""), names)) if s)
+        line = " ".join(
+            s
+            for s in (
+                _format(str(result.get("text") or ""), names),
+                "Ended: " + _format(str(view.get("end_reason") or ""), names),
+            )
+            if s
+        )
     else:
         colour = view.get("active_colour")
         if colour in P.TEAM:

@@ -109,10 +109,34 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
 
 def _build_palette() -> list[RGB]:
     base: list[RGB] = [
-        SPACE, PANEL, PANEL_HI, CARD, RULE, RING, TEXT, DIM, FAINT, DARK, OUTLINE, HULL, HULL_EDGE,
-        CORR_HULL, CORR_FLOOR, DOOR_YELLOW, DOOR_BLACK, ALIEN, ALIEN_DARK, EYE, SLOT, COVER, ACCENT,
-        NO_ROBOT_RED, CROSS_RED, (255, 255, 255),
-        *TEAM.values(), *FLOOR.values(),
+        SPACE,
+        PANEL,
+        PANEL_HI,
+        CARD,
+        RULE,
+        RING,
+        TEXT,
+        DIM,
+        FAINT,
+        DARK,
+        OUTLINE,
+        HULL,
+        HULL_EDGE,
+        CORR_HULL,
+        CORR_FLOOR,
+        DOOR_YELLOW,
+        DOOR_BLACK,
+        ALIEN,
+        ALIEN_DARK,
+        EYE,
+        SLOT,
+        COVER,
+        ACCENT,
+        NO_ROBOT_RED,
+        CROSS_RED,
+        (255, 255, 255),
+        *TEAM.values(),
+        *FLOOR.values(),
         *(_mix(c, SLOT, 0.55) for c in TEAM.values()),
     ]
     backgrounds = [SPACE, PANEL, PANEL_HI, CARD, SLOT, COVER, *FLOOR.values()]
@@ -125,8 +149,14 @@ def _build_palette() -> list[RGB]:
     for colour, ink in zip(TEAM.values(), TEAM_INK.values(), strict=True):
         pairs += [(colour, OUTLINE, 2), (ink, colour, 2)]
     pairs += [
-        (ALIEN, OUTLINE, 2), (EYE, ALIEN, 1), (DOOR_YELLOW, DOOR_BLACK, 1), (CORR_FLOOR, CORR_HULL, 1),
-        (DOOR_YELLOW, HULL, 1), (HULL, HULL_EDGE, 1), (RING, SPACE, 1), (FAINT, SPACE, 1),
+        (ALIEN, OUTLINE, 2),
+        (EYE, ALIEN, 1),
+        (DOOR_YELLOW, DOOR_BLACK, 1),
+        (CORR_FLOOR, CORR_HULL, 1),
+        (DOOR_YELLOW, HULL, 1),
+        (HULL, HULL_EDGE, 1),
+        (RING, SPACE, 1),
+        (FAINT, SPACE, 1),
     ]
     colours = list(dict.fromkeys(base))
     for fg, bg, steps in pairs:
@@ -208,13 +238,21 @@ def _shape_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[floa
         return [(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)]
     if shape == "hexagon":
         r *= 1.04
-        return [(cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a)))
-                for a in range(0, 360, 60)]
+        return [
+            (cx + r * math.cos(math.radians(a)), cy + r * math.sin(math.radians(a)))
+            for a in range(0, 360, 60)
+        ]
     raise ValueError(shape)
 
 
-def draw_shape(d: ImageDraw.ImageDraw, shape: str, box: tuple[float, float, float, float],
-               fill: RGB, outline: RGB | None, width: int) -> None:
+def draw_shape(
+    d: ImageDraw.ImageDraw,
+    shape: str,
+    box: tuple[float, float, float, float],
+    fill: RGB,
+    outline: RGB | None,
+    width: int,
+) -> None:
     """A team shape (circle, square, diamond, hexagon) filling ``box``."""
     x0, y0, x1, y1 = box
     cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2
@@ -222,8 +260,13 @@ def draw_shape(d: ImageDraw.ImageDraw, shape: str, box: tuple[float, float, floa
         d.ellipse(box, fill=fill, outline=outline, width=width)
     elif shape == "square":
         inset = r * 0.1
-        d.rounded_rectangle((x0 + inset, y0 + inset, x1 - inset, y1 - inset), radius=r * 0.25,
-                            fill=fill, outline=outline, width=width)
+        d.rounded_rectangle(
+            (x0 + inset, y0 + inset, x1 - inset, y1 - inset),
+            radius=r * 0.25,
+            fill=fill,
+            outline=outline,
+            width=width,
+        )
     else:
         pts = _shape_points(shape, cx, cy, r)
         d.polygon(pts, fill=fill)
@@ -242,8 +285,9 @@ def _finish(big: Image.Image, size: tuple[int, int], bg: RGB) -> tuple[Image.Ima
 
 
 @lru_cache(maxsize=512)
-def token_sprite(colour: str, letter: str, size: int, bg: RGB, faded: bool = False,
-                 crossed: bool = False) -> tuple[Image.Image, Image.Image]:
+def token_sprite(
+    colour: str, letter: str, size: int, bg: RGB, faded: bool = False, crossed: bool = False
+) -> tuple[Image.Image, Image.Image]:
     """An Astronaut token: its team's colour and shape with the role letter; (sprite, mask)."""
     big = Image.new("RGBA", (size * SS, size * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
@@ -287,8 +331,7 @@ def alien_sprite(size: int, bg: RGB) -> tuple[Image.Image, Image.Image]:
         x1 = s / 2 + side * s * 0.30
         d.line((x0, s * 0.30, x1, s * 0.08), fill=OUTLINE, width=lw * 2)
         d.line((x0, s * 0.30, x1, s * 0.08), fill=ALIEN, width=lw)
-        d.ellipse((x1 - s * 0.07, s * 0.02, x1 + s * 0.07, s * 0.16), fill=ALIEN, outline=OUTLINE,
-                  width=lw)
+        d.ellipse((x1 - s * 0.07, s * 0.02, x1 + s * 0.07, s * 0.16), fill=ALIEN, outline=OUTLINE, width=lw)
     # body: dome with a wavy hem of tentacles
     body = [(s * 0.12, s * 0.56)]
     for i in range(5):
@@ -303,10 +346,16 @@ def alien_sprite(size: int, bg: RGB) -> tuple[Image.Image, Image.Image]:
     # eyes
     for side in (-1, 1):
         ex = s / 2 + side * s * 0.15
-        d.ellipse((ex - s * 0.11, s * 0.36, ex + s * 0.11, s * 0.60), fill=EYE, outline=OUTLINE,
-                  width=max(1, lw // 2))
-        d.ellipse((ex - s * 0.045 + side * s * 0.02, s * 0.44, ex + s * 0.045 + side * s * 0.02,
-                   s * 0.55), fill=OUTLINE)
+        d.ellipse(
+            (ex - s * 0.11, s * 0.36, ex + s * 0.11, s * 0.60),
+            fill=EYE,
+            outline=OUTLINE,
+            width=max(1, lw // 2),
+        )
+        d.ellipse(
+            (ex - s * 0.045 + side * s * 0.02, s * 0.44, ex + s * 0.045 + side * s * 0.02, s * 0.55),
+            fill=OUTLINE,
+        )
     return _finish(big, (size, size), bg)
 
 
@@ -320,8 +369,7 @@ def activation_slot(size: int, bg: RGB, colour: str | None) -> tuple[Image.Image
     if colour is None:
         d.ellipse((lw, lw, s - lw, s - lw), outline=_mix(bg, TEXT, 0.55), width=lw)
     else:
-        draw_shape(d, TEAM_SHAPE[colour], (lw / 2, lw / 2, s - lw / 2, s - lw / 2), TEAM[colour],
-                   OUTLINE, lw)
+        draw_shape(d, TEAM_SHAPE[colour], (lw / 2, lw / 2, s - lw / 2, s - lw / 2), TEAM[colour], OUTLINE, lw)
     return _finish(big, (size, size), bg)
 
 
@@ -350,11 +398,26 @@ def _icon(d: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, r: float, fg:
         d.line((cx, cy - r, cx, cy - r * 0.3), fill=fg, width=lw)
     elif kind == "lab":
         neck = r * 0.28
-        d.polygon([(cx - neck, cy - r), (cx + neck, cy - r), (cx + neck, cy - r * 0.25),
-                   (cx + r * 0.85, cy + r * 0.9), (cx - r * 0.85, cy + r * 0.9), (cx - neck, cy - r * 0.25)],
-                  fill=fg)
-        d.polygon([(cx - r * 0.42, cy + r * 0.25), (cx + r * 0.42, cy + r * 0.25),
-                   (cx + r * 0.68, cy + r * 0.72), (cx - r * 0.68, cy + r * 0.72)], fill=ALIEN)
+        d.polygon(
+            [
+                (cx - neck, cy - r),
+                (cx + neck, cy - r),
+                (cx + neck, cy - r * 0.25),
+                (cx + r * 0.85, cy + r * 0.9),
+                (cx - r * 0.85, cy + r * 0.9),
+                (cx - neck, cy - r * 0.25),
+            ],
+            fill=fg,
+        )
+        d.polygon(
+            [
+                (cx - r * 0.42, cy + r * 0.25),
+                (cx + r * 0.42, cy + r * 0.25),
+                (cx + r * 0.68, cy + r * 0.72),
+                (cx - r * 0.68, cy + r * 0.72),
+            ],
+            fill=ALIEN,
+        )
     elif kind == "control_room":
         d.arc((cx - r, cy - r, cx + r, cy + r), 200, 500, fill=fg, width=lw)
         ax, ay = cx + r * math.cos(math.radians(140)), cy + r * math.sin(math.radians(140))
@@ -364,8 +427,12 @@ def _icon(d: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, r: float, fg:
     elif kind == "jump_room":
         for k in (0.0, 0.55):
             y0 = cy + r * 0.25 - r * k * 1.2
-            d.line((cx - r * 0.8, y0 + r * 0.45, cx, y0 - r * 0.2, cx + r * 0.8, y0 + r * 0.45), fill=fg,
-                   width=lw + 1, joint="curve")
+            d.line(
+                (cx - r * 0.8, y0 + r * 0.45, cx, y0 - r * 0.2, cx + r * 0.8, y0 + r * 0.45),
+                fill=fg,
+                width=lw + 1,
+                joint="curve",
+            )
         d.line((cx - r * 0.8, cy + r * 0.95, cx + r * 0.8, cy + r * 0.95), fill=fg, width=lw)
     elif kind == "time_machine":
         d.line((cx - r * 0.7, cy - r, cx + r * 0.7, cy - r), fill=fg, width=lw)
@@ -377,8 +444,11 @@ def _icon(d: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, r: float, fg:
         d.ellipse((cx - r * 0.2, cy - r * 0.2, cx + r * 0.2, cy + r * 0.2), fill=fg)
         for a in range(0, 360, 90):
             c, s = math.cos(math.radians(a)), math.sin(math.radians(a))
-            d.line((cx + c * r * 0.45, cy + s * r * 0.45, cx + c * r * 1.05, cy + s * r * 1.05), fill=fg,
-                   width=lw)
+            d.line(
+                (cx + c * r * 0.45, cy + s * r * 0.45, cx + c * r * 1.05, cy + s * r * 1.05),
+                fill=fg,
+                width=lw,
+            )
     elif kind == "infirmary":
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(250, 250, 250))
         k = r * 0.24
@@ -390,10 +460,23 @@ def _icon(d: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, r: float, fg:
         d.line((cx - r * 0.85, cy + r * 0.85, cx + r * 0.85, cy - r * 0.7), fill=fg, width=lw)
         d.line((cx - r, cy - r * 0.7, cx + r, cy - r * 0.7), fill=fg, width=lw * 2)
     elif kind == "security_center":
-        d.polygon([(cx - r * 0.8, cy - r * 0.8), (cx, cy - r), (cx + r * 0.8, cy - r * 0.8),
-                   (cx + r * 0.7, cy + r * 0.2), (cx, cy + r), (cx - r * 0.7, cy + r * 0.2)], fill=fg)
-        d.line((cx - r * 0.35, cy, cx - r * 0.05, cy + r * 0.32, cx + r * 0.4, cy - r * 0.3), fill=bg,
-               width=lw, joint="curve")
+        d.polygon(
+            [
+                (cx - r * 0.8, cy - r * 0.8),
+                (cx, cy - r),
+                (cx + r * 0.8, cy - r * 0.8),
+                (cx + r * 0.7, cy + r * 0.2),
+                (cx, cy + r),
+                (cx - r * 0.7, cy + r * 0.2),
+            ],
+            fill=fg,
+        )
+        d.line(
+            (cx - r * 0.35, cy, cx - r * 0.05, cy + r * 0.32, cx + r * 0.4, cy - r * 0.3),
+            fill=bg,
+            width=lw,
+            joint="curve",
+        )
     elif kind == "core_room":
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(245, 214, 40), outline=DARK, width=max(1, lw // 2))
         blade = (cx - r * 0.85, cy - r * 0.85, cx + r * 0.85, cy + r * 0.85)
@@ -410,8 +493,12 @@ def _icon(d: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, r: float, fg:
     elif kind == "waking_room":
         for k in (-1, 0, 1):
             x = cx + k * r * 0.7
-            d.rounded_rectangle((x - r * 0.26, cy - r * 0.9, x + r * 0.26, cy + r * 0.9), radius=r * 0.26,
-                                outline=fg, width=lw)
+            d.rounded_rectangle(
+                (x - r * 0.26, cy - r * 0.9, x + r * 0.26, cy + r * 0.9),
+                radius=r * 0.26,
+                outline=fg,
+                width=lw,
+            )
     elif kind == "alien_symbol":
         d.ellipse((cx - r, cy - r * 0.9, cx + r, cy + r), fill=ALIEN, outline=OUTLINE, width=max(1, lw // 2))
         for side in (-1, 1):
@@ -517,9 +604,17 @@ def _door_box(side: str, s: float, length: float, depth: float) -> tuple[float, 
 
 
 @lru_cache(maxsize=512)
-def tile_sprite(kind: str, doors: str, size: int, capacity: int, alien_symbol: bool,
-                activatable: bool, no_robot: bool, seats: tuple[int, ...] = (),
-                show_name: bool = True) -> Image.Image:
+def tile_sprite(
+    kind: str,
+    doors: str,
+    size: int,
+    capacity: int,
+    alien_symbol: bool,
+    activatable: bool,
+    no_robot: bool,
+    seats: tuple[int, ...] = (),
+    show_name: bool = True,
+) -> Image.Image:
     """One tile as printed: floor, hull, striped connectors on ``doors`` (e.g. ``"NES"``), icon,
     short name, free places for its capacity, Activation token places, Alien symbol, no-Robot
     mark and Pod seat values; a palette image of ``size`` x ``size``."""
@@ -548,8 +643,9 @@ def tile_sprite(kind: str, doors: str, size: int, capacity: int, alien_symbol: b
             d.rectangle(box, fill=CORR_FLOOR)
     else:
         radius = s * (0.16 if kind == "pod" else 0.05)
-        d.rounded_rectangle((gap, gap, s - gap, s - gap), radius=radius, fill=HULL, outline=HULL_EDGE,
-                            width=round(k * 2))
+        d.rounded_rectangle(
+            (gap, gap, s - gap, s - gap), radius=radius, fill=HULL, outline=HULL_EDGE, width=round(k * 2)
+        )
         d.rounded_rectangle((hull, hull, s - hull, s - hull), radius=max(0, radius - hull), fill=floor)
     for side in doors:
         _stripes(img, _door_box(side, s, geo.door_len * SS, depth), k)

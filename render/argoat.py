@@ -38,8 +38,14 @@ PHASE_WORDS = {
     "dream": "Hill of Dreams",
     "over": "game over",
 }
-ITEM_WORDS = {"staff": "Staff", "book": "Book", "eye": "Eye", "wings": "Wings",
-              "water": "Water", "flute": "Flute"}
+ITEM_WORDS = {
+    "staff": "Staff",
+    "book": "Book",
+    "eye": "Eye",
+    "wings": "Wings",
+    "water": "Water",
+    "flute": "Flute",
+}
 _REF = re.compile(r"<p:([^>]*)>")
 _SIDES = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
 
@@ -106,8 +112,10 @@ class _Layout:
 
     def origin(self, x: int, y: int) -> tuple[int, int]:
         """Top-left pixel of the card at cell (x, y)."""
-        return (self.map_x + (x - self.min_x) * self.cell + GAP // 2,
-                self.map_y + (self.max_y - y) * self.cell + GAP // 2)
+        return (
+            self.map_x + (x - self.min_x) * self.cell + GAP // 2,
+            self.map_y + (self.max_y - y) * self.cell + GAP // 2,
+        )
 
 
 def render_board(view: dict[str, Any]) -> bytes:
@@ -143,6 +151,7 @@ def draw_board(view: dict[str, Any]) -> Image.Image:
 
 # --- header ----------------------------------------------------------------------------------
 
+
 def _paste(img: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
     if sprite.mode == "RGBA":
         img.paste(sprite, (x, y), sprite)
@@ -150,8 +159,7 @@ def _paste(img: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
         img.paste(sprite, (x, y))
 
 
-def _text(img: Image.Image, text: str, x: int, y: int, size: int, colour: sp.RGB,
-          bold: bool = False) -> int:
+def _text(img: Image.Image, text: str, x: int, y: int, size: int, colour: sp.RGB, bold: bool = False) -> int:
     """Draw one line; return the x after it."""
     t = sp.text_sprite(text, size, colour, bold)
     img.paste(t, (x, y), t)
@@ -165,13 +173,20 @@ def _player_by_id(view: dict[str, Any], pid: str | None) -> dict[str, Any] | Non
     return None
 
 
-def _draw_header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                 names: dict[str, str], width: int) -> None:
+def _draw_header(
+    img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], width: int
+) -> None:
     draw.rectangle((0, 0, width, HEADER_H - 1), fill=sp.PANEL)
     draw.line((0, HEADER_H - 1, width, HEADER_H - 1), fill=sp.PANEL_EDGE, width=1)
     x = _text(img, "ARGOAT", MARGIN, 8, 26, sp.GOLD, True)
-    x = _text(img, f"  {str(view.get('difficulty', '')).capitalize()}  ·  "
-                   f"Turn {view.get('turn', 0)}", x, 14, 18, sp.MUTED)
+    x = _text(
+        img,
+        f"  {str(view.get('difficulty', '')).capitalize()}  ·  Turn {view.get('turn', 0)}",
+        x,
+        14,
+        18,
+        sp.MUTED,
+    )
     x += 24
     winner = _player_by_id(view, view.get("winner"))
     active = _player_by_id(view, view.get("active"))
@@ -186,22 +201,24 @@ def _draw_header(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
         _paste(img, icon, x, 4)
         x += icon.width + 8
         phase = PHASE_WORDS.get(str(view.get("phase")), str(view.get("phase")))
-        x = _text(img, f"{active['colour']} ({active['letter']})", x, 9, 22,
-                  sp.player_text(active["colour"]), True)
+        x = _text(
+            img, f"{active['colour']} ({active['letter']})", x, 9, 22, sp.player_text(active["colour"]), True
+        )
         _text(img, f"  {phase}", x, 13, 18, sp.TEXT)
     rose = sp.compass(62)
     _paste(img, rose, width - MARGIN - rose.width, 4)
     prompt = view.get("prompt")
     if prompt and prompt.get("text"):
-        line = sp.ellipsize(_plain(str(prompt["text"]), names), 15,
-                            width - 3 * MARGIN - rose.width)
+        line = sp.ellipsize(_plain(str(prompt["text"]), names), 15, width - 3 * MARGIN - rose.width)
         _text(img, line, MARGIN, 44, 15, sp.TEXT)
 
 
 # --- map -------------------------------------------------------------------------------------
 
-def _token_positions(n: int, size: int, width: int, bottom: int, left: int,
-                     max_rows: int = 2, height: int = 0) -> list[tuple[int, int]]:
+
+def _token_positions(
+    n: int, size: int, width: int, bottom: int, left: int, max_rows: int = 2, height: int = 0
+) -> list[tuple[int, int]]:
     """Top-left corners for ``n`` tokens of ``size`` in at most ``max_rows`` rows ending at
     ``bottom``, centred in ``width``. Rows that do not fit in ``height`` overlap a little
     sideways instead."""
@@ -228,8 +245,7 @@ def _token_positions(n: int, size: int, width: int, bottom: int, left: int,
     return out
 
 
-def _draw_map(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-              lay: _Layout) -> None:
+def _draw_map(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], lay: _Layout) -> None:
     c = lay.cell
     card = c - GAP
     # rulers
@@ -251,11 +267,20 @@ def _draw_map(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
         ox, oy = lay.origin(x, y)
         for side in f["roads"]:
             if side == "E" and ((x + 1, y) in frontiers or (x + 1, y) in forests):
-                draw.rectangle((ox + card - 2, oy + card // 2 - road_w // 2,
-                                ox + card + GAP + 1, oy + card // 2 + road_w // 2), fill=sp.ROAD)
+                draw.rectangle(
+                    (
+                        ox + card - 2,
+                        oy + card // 2 - road_w // 2,
+                        ox + card + GAP + 1,
+                        oy + card // 2 + road_w // 2,
+                    ),
+                    fill=sp.ROAD,
+                )
             if side == "N" and ((x, y + 1) in frontiers or (x, y + 1) in forests):
-                draw.rectangle((ox + card // 2 - road_w // 2, oy - GAP - 2,
-                                ox + card // 2 + road_w // 2, oy + 1), fill=sp.ROAD)
+                draw.rectangle(
+                    (ox + card // 2 - road_w // 2, oy - GAP - 2, ox + card // 2 + road_w // 2, oy + 1),
+                    fill=sp.ROAD,
+                )
 
     strong = _placement_cells(view)
     for x, y in lay.slots:
@@ -266,8 +291,9 @@ def _draw_map(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
     active_id = view.get("active")
     for (x, y), f in frontiers.items():
         ox, oy = lay.origin(x, y)
-        sprite = sp.frontier_card(f["name"], tuple(f["roads"]), bool(f["dragon"]),
-                                  f.get("fragment"), _kind(f["key"]), card)
+        sprite = sp.frontier_card(
+            f["name"], tuple(f["roads"]), bool(f["dragon"]), f.get("fragment"), _kind(f["key"]), card
+        )
         img.paste(sprite, (ox, oy))
         _paste(img, sp.coord_tag(f"{x},{y}", tag_size, False), ox + 4, oy + 4)
 
@@ -288,23 +314,20 @@ def _draw_map(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
     if forest_for:
         fx, fy = _cell(forest_for)
         ox, oy = lay.origin(fx, fy)
-        draw.rounded_rectangle((ox - 3, oy - 3, ox + card + 2, oy + card + 2), 10,
-                               outline=sp.GOLD, width=3)
+        draw.rounded_rectangle((ox - 3, oy - 3, ox + card + 2, oy + card + 2), 10, outline=sp.GOLD, width=3)
 
     # Avatars and Bleina, grouped by cell
     tokens: dict[tuple[int, int], list[Image.Image]] = {}
     size = max(24, min(34, card // 4 - 2))
     for p in view["players"]:
         ring = p["id"] == active_id
-        tokens.setdefault((p["x"], p["y"]), []).append(
-            sp.avatar_icon(p["colour"], p["letter"], size, ring))
+        tokens.setdefault((p["x"], p["y"]), []).append(sp.avatar_icon(p["colour"], p["letter"], size, ring))
     for b in view.get("bleinas", []):
         tokens.setdefault(_cell(b), []).append(sp.bleina_icon(size))
     for (x, y), sprites in tokens.items():
         ox, oy = lay.origin(x, y)
         step = size + 6
-        pos = _token_positions(len(sprites), step, card - 6, oy + card - 3, ox + 3,
-                               height=card * 9 // 20)
+        pos = _token_positions(len(sprites), step, card - 6, oy + card - 3, ox + 3, height=card * 9 // 20)
         for s, (tx, ty) in zip(sprites, pos, strict=True):
             off = (step - s.width) // 2
             _paste(img, s, tx + off, ty + off)
@@ -320,14 +343,14 @@ def _kind(key: str) -> str:
 
 # --- side panels -----------------------------------------------------------------------------
 
-def _box(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, edge: sp.RGB,
-         width: int = 1) -> None:
-    draw.rounded_rectangle((x, y, x + w - 1, y + h - 1), 8, fill=sp.PANEL, outline=edge,
-                           width=width)
+
+def _box(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, edge: sp.RGB, width: int = 1) -> None:
+    draw.rounded_rectangle((x, y, x + w - 1, y + h - 1), 8, fill=sp.PANEL, outline=edge, width=width)
 
 
-def _draw_player(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                 p: dict[str, Any], x: int, y: int) -> None:
+def _draw_player(
+    img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], p: dict[str, Any], x: int, y: int
+) -> None:
     colour = p["colour"]
     rgb = sp.player_rgb(colour)
     deciding = (view.get("prompt") or {}).get("player") == p["id"]
@@ -345,8 +368,9 @@ def _draw_player(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
     tag = "WINS" if winner else "TO PLAY" if active else "DECIDING" if deciding else ""
     if tag:
         t = sp.text_sprite(tag, 13, sp.INK if colour == "Yellow" or winner else sp.WHITE, True)
-        draw.rounded_rectangle((tx + 10, y + 10, tx + 10 + t.width + 10, y + 10 + 20), 5,
-                               fill=sp.GOLD if winner else rgb)
+        draw.rounded_rectangle(
+            (tx + 10, y + 10, tx + 10 + t.width + 10, y + 10 + 20), 5, fill=sp.GOLD if winner else rgb
+        )
         img.paste(t, (tx + 15, y + 11), t)
     # resources: Emeralds, Items (a count only), Check Markers left
     ry = y + 38
@@ -356,8 +380,7 @@ def _draw_player(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
     back = sp.card_back_icon(22, sp.ITEM_BACK, "?")
     _paste(img, back, ix, ry)
     n_items = int(p["items"])
-    _text(img, f"{n_items} Item{'' if n_items == 1 else 's'}", ix + back.width + 5, ry + 1, 16,
-          sp.TEXT)
+    _text(img, f"{n_items} Item{'' if n_items == 1 else 's'}", ix + back.width + 5, ry + 1, 16, sp.TEXT)
     left = int(p["markers_left"])
     mx = x + PANEL_W - 12 - 4 * 20
     for i in range(4):
@@ -370,8 +393,7 @@ def _draw_player(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
     held = set(p.get("fragments", []))
     for i, key in enumerate(sp.FRAGMENT_KEYS):
         _paste(img, sp.fragment_icon(key, 27, key in held), cx + i * 31, fy)
-    _text(img, f"{len(held)}/8", cx + 8 * 31 + 4, fy + 4, 16,
-          sp.GOLD if len(held) == 8 else sp.MUTED)
+    _text(img, f"{len(held)}/8", cx + 8 * 31 + 4, fy + 4, 16, sp.GOLD if len(held) == 8 else sp.MUTED)
 
 
 def _supplies_height(view: dict[str, Any]) -> int:
@@ -387,16 +409,19 @@ def _supplies_height(view: dict[str, Any]) -> int:
     return h
 
 
-def _draw_supplies(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any],
-                   names: dict[str, str], x: int, y: int) -> None:
+def _draw_supplies(
+    img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], x: int, y: int
+) -> None:
     h = _supplies_height(view)
     _box(draw, x, y, PANEL_W, h, sp.PANEL_EDGE)
     cx = x + 12
     cy = y + 12
     decks = view.get("decks", {})
-    for label, key, fill, mark in (("Discovery", "discovery", sp.CARD_EDGE, "F"),
-                                   ("Supply", "supply", sp.ITEM_BACK, "?"),
-                                   ("Darkness", "darkness", sp.FOREST, "D")):
+    for label, key, fill, mark in (
+        ("Discovery", "discovery", sp.CARD_EDGE, "F"),
+        ("Supply", "supply", sp.ITEM_BACK, "?"),
+        ("Darkness", "darkness", sp.FOREST, "D"),
+    ):
         icon = sp.card_back_icon(30, fill, mark)
         _paste(img, icon, cx, cy)
         _text(img, label, cx + icon.width + 5, cy - 1, 14, sp.MUTED)
@@ -508,5 +533,10 @@ def _drawn_card(view: dict[str, Any]) -> tuple[str, tuple[str, ...], bool, str |
     card = view.get("drawn_card")
     if not card:
         return None
-    return (str(card["name"]), tuple(card["roads"]), bool(card["dragon"]), card.get("fragment"),
-            _kind(str(card["key"])))
+    return (
+        str(card["name"]),
+        tuple(card["roads"]),
+        bool(card["dragon"]),
+        card.get("fragment"),
+        _kind(str(card["key"])),
+    )

@@ -60,7 +60,14 @@ PLAYER_COLOURS: dict[str, RGB] = {
 PLAYER_INK: dict[str, RGB] = {"Yellow": BLACK}
 
 FRAGMENT_KEYS: tuple[str, ...] = (
-    "forge", "world", "sun", "life", "spirits", "magic", "ruler", "moon",
+    "forge",
+    "world",
+    "sun",
+    "life",
+    "spirits",
+    "magic",
+    "ruler",
+    "moon",
 )
 FRAGMENT_COLOURS: dict[str, RGB] = {
     "forge": (217, 98, 43),
@@ -111,8 +118,12 @@ def text_sprite(text: str, size: int, colour: RGB, bold: bool = False) -> Image.
     ascent, descent = f.getmetrics()
     img = Image.new("RGBA", (max(1, width), ascent + descent + 2 * stroke), (*colour, 0))
     ImageDraw.Draw(img).text(
-        (stroke, stroke), text, font=f, fill=(*colour, 255),
-        stroke_width=stroke, stroke_fill=(*colour, 255),
+        (stroke, stroke),
+        text,
+        font=f,
+        fill=(*colour, 255),
+        stroke_width=stroke,
+        stroke_fill=(*colour, 255),
     )
     return img
 
@@ -153,47 +164,125 @@ def _scaled(points: list[tuple[float, float]], x: float, y: float, s: float) -> 
 # --- glyphs drawn in a unit box --------------------------------------------------------------
 
 _DRAGON_WING = [
-    (0.10, 0.30), (0.42, 0.18), (0.55, 0.05), (0.60, 0.22), (0.92, 0.20), (0.78, 0.42),
-    (0.88, 0.62), (0.66, 0.55), (0.58, 0.78), (0.46, 0.56), (0.28, 0.70), (0.30, 0.48),
+    (0.10, 0.30),
+    (0.42, 0.18),
+    (0.55, 0.05),
+    (0.60, 0.22),
+    (0.92, 0.20),
+    (0.78, 0.42),
+    (0.88, 0.62),
+    (0.66, 0.55),
+    (0.58, 0.78),
+    (0.46, 0.56),
+    (0.28, 0.70),
+    (0.30, 0.48),
 ]
 
 
 def _glyph(draw: ImageDraw.ImageDraw, key: str, x: float, y: float, s: float, fill: tuple) -> None:
     """Draw the symbol of a Fragment ``key`` into the box (x, y, s, s)."""
+
     def box(a: float, b: float, c: float, d: float) -> tuple[float, float, float, float]:
         return (x + a * s, y + b * s, x + c * s, y + d * s)
 
     lw = max(1, round(s * 0.09))
     if key == "forge":  # anvil
-        draw.polygon(_scaled([(0.12, 0.30), (0.88, 0.30), (0.80, 0.45), (0.62, 0.48),
-                              (0.62, 0.66), (0.78, 0.80), (0.22, 0.80), (0.38, 0.66),
-                              (0.38, 0.48), (0.20, 0.44)], x, y, s), fill=fill)
+        draw.polygon(
+            _scaled(
+                [
+                    (0.12, 0.30),
+                    (0.88, 0.30),
+                    (0.80, 0.45),
+                    (0.62, 0.48),
+                    (0.62, 0.66),
+                    (0.78, 0.80),
+                    (0.22, 0.80),
+                    (0.38, 0.66),
+                    (0.38, 0.48),
+                    (0.20, 0.44),
+                ],
+                x,
+                y,
+                s,
+            ),
+            fill=fill,
+        )
     elif key == "world":  # globe
         draw.ellipse(box(0.14, 0.14, 0.86, 0.86), outline=fill, width=lw)
         draw.ellipse(box(0.36, 0.14, 0.64, 0.86), outline=fill, width=lw)
-        draw.line([box(0.14, 0.5, 0.86, 0.5)[:2], box(0.14, 0.5, 0.86, 0.5)[2:]],
-                  fill=fill, width=lw)
+        draw.line([box(0.14, 0.5, 0.86, 0.5)[:2], box(0.14, 0.5, 0.86, 0.5)[2:]], fill=fill, width=lw)
     elif key == "sun":  # disc with rays
         draw.ellipse(box(0.32, 0.32, 0.68, 0.68), fill=fill)
-        for a, b, c, d in ((0.5, 0.06, 0.5, 0.22), (0.5, 0.78, 0.5, 0.94),
-                           (0.06, 0.5, 0.22, 0.5), (0.78, 0.5, 0.94, 0.5),
-                           (0.19, 0.19, 0.29, 0.29), (0.71, 0.71, 0.81, 0.81),
-                           (0.19, 0.81, 0.29, 0.71), (0.71, 0.29, 0.81, 0.19)):
+        for a, b, c, d in (
+            (0.5, 0.06, 0.5, 0.22),
+            (0.5, 0.78, 0.5, 0.94),
+            (0.06, 0.5, 0.22, 0.5),
+            (0.78, 0.5, 0.94, 0.5),
+            (0.19, 0.19, 0.29, 0.29),
+            (0.71, 0.71, 0.81, 0.81),
+            (0.19, 0.81, 0.29, 0.71),
+            (0.71, 0.29, 0.81, 0.19),
+        ):
             draw.line([(x + a * s, y + b * s), (x + c * s, y + d * s)], fill=fill, width=lw)
     elif key == "life":  # leaf
-        draw.polygon(_scaled([(0.20, 0.82), (0.22, 0.45), (0.42, 0.22), (0.84, 0.14),
-                              (0.78, 0.56), (0.56, 0.78)], x, y, s), fill=fill)
+        draw.polygon(
+            _scaled(
+                [(0.20, 0.82), (0.22, 0.45), (0.42, 0.22), (0.84, 0.14), (0.78, 0.56), (0.56, 0.78)], x, y, s
+            ),
+            fill=fill,
+        )
     elif key == "spirits":  # flame-like wisp
-        draw.polygon(_scaled([(0.50, 0.08), (0.70, 0.40), (0.78, 0.64), (0.64, 0.88),
-                              (0.36, 0.88), (0.22, 0.64), (0.34, 0.46), (0.42, 0.58),
-                              (0.44, 0.30)], x, y, s), fill=fill)
+        draw.polygon(
+            _scaled(
+                [
+                    (0.50, 0.08),
+                    (0.70, 0.40),
+                    (0.78, 0.64),
+                    (0.64, 0.88),
+                    (0.36, 0.88),
+                    (0.22, 0.64),
+                    (0.34, 0.46),
+                    (0.42, 0.58),
+                    (0.44, 0.30),
+                ],
+                x,
+                y,
+                s,
+            ),
+            fill=fill,
+        )
     elif key == "magic":  # five-pointed star
-        pts = [(0.50, 0.06), (0.61, 0.38), (0.94, 0.38), (0.67, 0.58), (0.78, 0.92),
-               (0.50, 0.71), (0.22, 0.92), (0.33, 0.58), (0.06, 0.38), (0.39, 0.38)]
+        pts = [
+            (0.50, 0.06),
+            (0.61, 0.38),
+            (0.94, 0.38),
+            (0.67, 0.58),
+            (0.78, 0.92),
+            (0.50, 0.71),
+            (0.22, 0.92),
+            (0.33, 0.58),
+            (0.06, 0.38),
+            (0.39, 0.38),
+        ]
         draw.polygon(_scaled(pts, x, y, s), fill=fill)
     elif key == "ruler":  # crown
-        draw.polygon(_scaled([(0.10, 0.78), (0.10, 0.30), (0.32, 0.52), (0.50, 0.20),
-                              (0.68, 0.52), (0.90, 0.30), (0.90, 0.78)], x, y, s), fill=fill)
+        draw.polygon(
+            _scaled(
+                [
+                    (0.10, 0.78),
+                    (0.10, 0.30),
+                    (0.32, 0.52),
+                    (0.50, 0.20),
+                    (0.68, 0.52),
+                    (0.90, 0.30),
+                    (0.90, 0.78),
+                ],
+                x,
+                y,
+                s,
+            ),
+            fill=fill,
+        )
     elif key == "moon":  # crescent
         draw.ellipse(box(0.12, 0.12, 0.84, 0.84), fill=fill)
         draw.ellipse(box(0.34, 0.04, 0.96, 0.66), fill=(0, 0, 0, 0))
@@ -207,12 +296,14 @@ def fragment_icon(key: str, size: int, lit: bool) -> Image.Image:
     d = ImageDraw.Draw(img)
     r = big * 0.2
     if lit:
-        d.rounded_rectangle((0, 0, big - 1, big - 1), r, fill=FRAGMENT_COLOURS[key] + (255,),
-                            outline=(*WHITE, 255), width=SS)
+        d.rounded_rectangle(
+            (0, 0, big - 1, big - 1), r, fill=FRAGMENT_COLOURS[key] + (255,), outline=(*WHITE, 255), width=SS
+        )
         glyph_colour: tuple = (*WHITE, 255)
     else:
-        d.rounded_rectangle((0, 0, big - 1, big - 1), r, fill=(*DIM, 255),
-                            outline=(*DIM_GLYPH, 255), width=SS)
+        d.rounded_rectangle(
+            (0, 0, big - 1, big - 1), r, fill=(*DIM, 255), outline=(*DIM_GLYPH, 255), width=SS
+        )
         glyph_colour = (*DIM_GLYPH, 255)
     layer = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     _glyph(ImageDraw.Draw(layer), key, big * 0.16, big * 0.16, big * 0.68, glyph_colour)
@@ -227,8 +318,7 @@ def dragon_icon(size: int) -> Image.Image:
     big = size * SS
     img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    d.ellipse((0, 0, big - 1, big - 1), fill=(*DRAGON, 255), outline=(*GOLD, 255),
-              width=max(1, SS * 2))
+    d.ellipse((0, 0, big - 1, big - 1), fill=(*DRAGON, 255), outline=(*GOLD, 255), width=max(1, SS * 2))
     d.polygon(_scaled(_DRAGON_WING, big * 0.12, big * 0.14, big * 0.76), fill=(*WHITE, 255))
     return _shrink(img, (size, size))
 
@@ -239,11 +329,12 @@ def emerald_icon(size: int) -> Image.Image:
     big = size * SS
     img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    outer = _scaled([(0.28, 0.12), (0.72, 0.12), (0.94, 0.38), (0.50, 0.92), (0.06, 0.38)],
-                    0, 0, big)
+    outer = _scaled([(0.28, 0.12), (0.72, 0.12), (0.94, 0.38), (0.50, 0.92), (0.06, 0.38)], 0, 0, big)
     d.polygon(outer, fill=(*EMERALD, 255), outline=(*EMERALD_DARK, 255), width=SS)
-    d.polygon(_scaled([(0.28, 0.12), (0.72, 0.12), (0.62, 0.38), (0.38, 0.38)], 0, 0, big),
-              fill=(150, 240, 185, 255))
+    d.polygon(
+        _scaled([(0.28, 0.12), (0.72, 0.12), (0.62, 0.38), (0.38, 0.38)], 0, 0, big),
+        fill=(150, 240, 185, 255),
+    )
     d.line(_scaled([(0.06, 0.38), (0.94, 0.38)], 0, 0, big), fill=(*EMERALD_DARK, 255), width=SS)
     return _shrink(img, (size, size))
 
@@ -254,10 +345,15 @@ def card_back_icon(size: int, fill: RGB, mark: str) -> Image.Image:
     w, h = round(size * 0.74), size
     img = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    d.rounded_rectangle((0, 0, w * SS - 1, h * SS - 1), SS * 3, fill=(*fill, 255),
-                        outline=(*WHITE, 255), width=SS)
-    d.rounded_rectangle((SS * 3, SS * 3, w * SS - 1 - SS * 3, h * SS - 1 - SS * 3), SS * 2,
-                        outline=(255, 255, 255, 120), width=SS)
+    d.rounded_rectangle(
+        (0, 0, w * SS - 1, h * SS - 1), SS * 3, fill=(*fill, 255), outline=(*WHITE, 255), width=SS
+    )
+    d.rounded_rectangle(
+        (SS * 3, SS * 3, w * SS - 1 - SS * 3, h * SS - 1 - SS * 3),
+        SS * 2,
+        outline=(255, 255, 255, 120),
+        width=SS,
+    )
     img = _shrink(img, (w, h))
     if mark:
         t = text_sprite(mark, max(13, size * 2 // 3), WHITE, True)
@@ -278,8 +374,12 @@ def avatar_icon(colour: str, letter: str, size: int, ring: bool) -> Image.Image:
         d.ellipse((0, 0, big - 1, big - 1), fill=(*WHITE, 255))
         d.ellipse((SS, SS, big - 1 - SS, big - 1 - SS), fill=(*BLACK, 255))
     o = pad * SS
-    d.ellipse((o, o, big - 1 - o, big - 1 - o), fill=(*player_rgb(colour), 255),
-              outline=(*WHITE, 255) if not ring else (*BLACK, 255), width=SS * 2)
+    d.ellipse(
+        (o, o, big - 1 - o, big - 1 - o),
+        fill=(*player_rgb(colour), 255),
+        outline=(*WHITE, 255) if not ring else (*BLACK, 255),
+        width=SS * 2,
+    )
     img = _shrink(img, (full, full))
     t = text_sprite(letter, max(13, round(size * 0.62)), player_ink(colour), True)
     ascent, _ = font(max(13, round(size * 0.62))).getmetrics()
@@ -295,8 +395,9 @@ def marker_icon(colour: str, letter: str, size: int) -> Image.Image:
     big = size * SS
     img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    d.rounded_rectangle((0, 0, big - 1, big - 1), SS * 2, fill=(*player_rgb(colour), 255),
-                        outline=(*WHITE, 255), width=SS * 2)
+    d.rounded_rectangle(
+        (0, 0, big - 1, big - 1), SS * 2, fill=(*player_rgb(colour), 255), outline=(*WHITE, 255), width=SS * 2
+    )
     img = _shrink(img, (size, size))
     fs = max(13, round(size * 0.7))
     t = text_sprite(letter, fs, player_ink(colour), False)
@@ -311,8 +412,9 @@ def marker_slot(size: int, colour: str) -> Image.Image:
     """An empty Check Marker slot (RGBA): a hollow square edged in the seat colour."""
     big = size * SS
     img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
-    ImageDraw.Draw(img).rounded_rectangle((SS, SS, big - 1 - SS, big - 1 - SS), SS * 2,
-                                          outline=(*player_rgb(colour), 255), width=SS * 2)
+    ImageDraw.Draw(img).rounded_rectangle(
+        (SS, SS, big - 1 - SS, big - 1 - SS), SS * 2, outline=(*player_rgb(colour), 255), width=SS * 2
+    )
     return _shrink(img, (size, size))
 
 
@@ -325,21 +427,25 @@ def bleina_icon(size: int) -> Image.Image:
     e = (*BLEINA_EDGE, 255)
     f = (*BLEINA, 255)
     # a dark badge behind it so it reads on any ground
-    d.rounded_rectangle((0, 0, big - 1, big - 1), big * 0.25, fill=(60, 52, 44, 255),
-                        outline=(*WHITE, 255), width=SS)
+    d.rounded_rectangle(
+        (0, 0, big - 1, big - 1), big * 0.25, fill=(60, 52, 44, 255), outline=(*WHITE, 255), width=SS
+    )
     for lx in (0.30, 0.45, 0.60, 0.72):  # legs
         d.line([(big * lx, big * 0.62), (big * lx, big * 0.86)], fill=f, width=SS * 2)
     d.ellipse((big * 0.18, big * 0.36, big * 0.80, big * 0.70), fill=f, outline=e, width=SS)
     d.ellipse((big * 0.62, big * 0.20, big * 0.88, big * 0.46), fill=f, outline=e, width=SS)
-    d.polygon([(big * 0.66, big * 0.24), (big * 0.60, big * 0.08), (big * 0.72, big * 0.20)],
-              fill=(*GOLD, 255))
-    d.polygon([(big * 0.80, big * 0.22), (big * 0.84, big * 0.06), (big * 0.88, big * 0.24)],
-              fill=(*GOLD, 255))
+    d.polygon(
+        [(big * 0.66, big * 0.24), (big * 0.60, big * 0.08), (big * 0.72, big * 0.20)], fill=(*GOLD, 255)
+    )
+    d.polygon(
+        [(big * 0.80, big * 0.22), (big * 0.84, big * 0.06), (big * 0.88, big * 0.24)], fill=(*GOLD, 255)
+    )
     d.ellipse((big * 0.74, big * 0.28, big * 0.79, big * 0.33), fill=e)
     return _shrink(img, (size, size))
 
 
 # --- cards -----------------------------------------------------------------------------------
+
 
 def _road_layer(size: int, roads: tuple[str, ...], width_frac: float) -> Image.Image:
     """Roads from the centre to the named edges (RGBA, supersampled size)."""
@@ -360,8 +466,7 @@ def _road_layer(size: int, roads: tuple[str, ...], width_frac: float) -> Image.I
     straight = set(roads) in ({"N", "S"}, {"E", "W"})
     hub = 1.7 if len(roads) == 1 else 1.0
     if roads and not straight:
-        d.ellipse((c - half * hub, c - half * hub, c + half * hub, c + half * hub),
-                  fill=(*ROAD_EDGE, 255))
+        d.ellipse((c - half * hub, c - half * hub, c + half * hub, c + half * hub), fill=(*ROAD_EDGE, 255))
     for side in roads:
         ex, ey = ends[side]
         if side in "NS":
@@ -375,14 +480,16 @@ def _road_layer(size: int, roads: tuple[str, ...], width_frac: float) -> Image.I
     return img
 
 
-def _card_base(size: int, fill: RGB, edge: RGB, roads: tuple[str, ...], road_frac: float,
-               bg: RGB) -> Image.Image:
+def _card_base(
+    size: int, fill: RGB, edge: RGB, roads: tuple[str, ...], road_frac: float, bg: RGB
+) -> Image.Image:
     """A rounded card of ``fill`` with roads, on ``bg``, supersampled then shrunk (RGB)."""
     big = size * SS
     img = Image.new("RGBA", (big, big), (*bg, 255))
     d = ImageDraw.Draw(img)
-    d.rounded_rectangle((0, 0, big - 1, big - 1), big * 0.07, fill=(*fill, 255),
-                        outline=(*edge, 255), width=SS * 2)
+    d.rounded_rectangle(
+        (0, 0, big - 1, big - 1), big * 0.07, fill=(*fill, 255), outline=(*edge, 255), width=SS * 2
+    )
     img.alpha_composite(_road_layer(size, roads, road_frac))
     return _shrink(img.convert("RGB"), (size, size))
 
@@ -400,8 +507,9 @@ def name_lines(name: str, width: int) -> tuple[int, list[str]]:
     return 13, wrap(name, 13, width)
 
 
-def _plate(img: Image.Image, lines: list[str], size: int, cx: int, top: int,
-           fill: RGB, edge: RGB, ink: RGB) -> int:
+def _plate(
+    img: Image.Image, lines: list[str], size: int, cx: int, top: int, fill: RGB, edge: RGB, ink: RGB
+) -> int:
     """Draw centred ``lines`` on a rounded plate; return the plate's bottom."""
     f = font(size)
     ascent, descent = f.getmetrics()
@@ -409,8 +517,7 @@ def _plate(img: Image.Image, lines: list[str], size: int, cx: int, top: int,
     w = max(text_width(line, size) for line in lines) + 10
     h = line_h * len(lines) + 6
     d = ImageDraw.Draw(img)
-    d.rounded_rectangle((cx - w // 2, top, cx - w // 2 + w, top + h), 5, fill=fill,
-                        outline=edge, width=1)
+    d.rounded_rectangle((cx - w // 2, top, cx - w // 2 + w, top + h), 5, fill=fill, outline=edge, width=1)
     y = top + 3
     for line in lines:
         t = text_sprite(line, size, ink, False)
@@ -420,8 +527,9 @@ def _plate(img: Image.Image, lines: list[str], size: int, cx: int, top: int,
 
 
 @lru_cache(maxsize=128)
-def frontier_card(name: str, roads: tuple[str, ...], dragon: bool, fragment: str | None,
-                  kind: str, size: int) -> Image.Image:
+def frontier_card(
+    name: str, roads: tuple[str, ...], dragon: bool, fragment: str | None, kind: str, size: int
+) -> Image.Image:
     """A face-up Frontier card (RGB on the map background): its roads, its name on a plate,
     the Dragon symbol top right and the Fragment it gives beside it."""
     fill = TOWN if kind == "town" else TRAIL if kind == "trail" else PARCHMENT
@@ -442,12 +550,22 @@ def frontier_card(name: str, roads: tuple[str, ...], dragon: bool, fragment: str
 
 
 def _trees(d: ImageDraw.ImageDraw, big: int) -> None:
-    spots = [(0.18, 0.30, 0.16), (0.82, 0.32, 0.15), (0.14, 0.74, 0.17), (0.86, 0.76, 0.16),
-             (0.34, 0.86, 0.12), (0.66, 0.88, 0.12), (0.30, 0.12, 0.11), (0.70, 0.12, 0.11)]
+    spots = [
+        (0.18, 0.30, 0.16),
+        (0.82, 0.32, 0.15),
+        (0.14, 0.74, 0.17),
+        (0.86, 0.76, 0.16),
+        (0.34, 0.86, 0.12),
+        (0.66, 0.88, 0.12),
+        (0.30, 0.12, 0.11),
+        (0.70, 0.12, 0.11),
+    ]
     for fx, fy, fr in spots:
         x, y, r = fx * big, fy * big, fr * big
-        d.polygon([(x, y - r * 1.2), (x + r * 0.8, y + r * 0.6), (x - r * 0.8, y + r * 0.6)],
-                  fill=(*FOREST_LIGHT, 255))
+        d.polygon(
+            [(x, y - r * 1.2), (x + r * 0.8, y + r * 0.6), (x - r * 0.8, y + r * 0.6)],
+            fill=(*FOREST_LIGHT, 255),
+        )
         d.rectangle((x - r * 0.12, y + r * 0.6, x + r * 0.12, y + r), fill=(*FOREST_DARK, 255))
 
 
@@ -464,8 +582,9 @@ def forest_card(roads: tuple[str, ...], content: str | None, size: int) -> Image
         fill, edge, road_frac = HOLLOW, (80, 74, 66), 0.12
     img = Image.new("RGBA", (big, big), (*BG, 255))
     d = ImageDraw.Draw(img)
-    d.rounded_rectangle((0, 0, big - 1, big - 1), big * 0.07, fill=(*fill, 255),
-                        outline=(*edge, 255), width=SS * 3)
+    d.rounded_rectangle(
+        (0, 0, big - 1, big - 1), big * 0.07, fill=(*fill, 255), outline=(*edge, 255), width=SS * 3
+    )
     if content is None:
         _trees(d, big)
     elif content == "Eden":
@@ -473,8 +592,10 @@ def forest_card(roads: tuple[str, ...], content: str | None, size: int) -> Image
             r = big * 0.045
             x, y = fx * big, fy * big
             for ox, oy in ((0, -r), (r, 0), (0, r), (-r, 0)):
-                d.ellipse((x + ox - r * 0.8, y + oy - r * 0.8, x + ox + r * 0.8, y + oy + r * 0.8),
-                          fill=(236, 120, 160, 255))
+                d.ellipse(
+                    (x + ox - r * 0.8, y + oy - r * 0.8, x + ox + r * 0.8, y + oy + r * 0.8),
+                    fill=(236, 120, 160, 255),
+                )
             d.ellipse((x - r * 0.6, y - r * 0.6, x + r * 0.6, y + r * 0.6), fill=(*GOLD, 255))
     img.alpha_composite(_road_layer(size, roads, road_frac))
     img = _shrink(img.convert("RGB"), (size, size))
@@ -486,8 +607,7 @@ def forest_card(roads: tuple[str, ...], content: str | None, size: int) -> Image
         label, ink, plate, pedge = ["Hollow"], INK, (200, 192, 180), (80, 74, 66)
     fs = 15 if text_width(label[0], 15) <= size - 14 else 13
     ascent, descent = font(fs).getmetrics()
-    _plate(img, label, fs, size // 2, round(size * 0.5) - (ascent + descent + 4) // 2,
-           plate, pedge, ink)
+    _plate(img, label, fs, size // 2, round(size * 0.5) - (ascent + descent + 4) // 2, plate, pedge, ink)
     return img
 
 
@@ -500,8 +620,7 @@ def coord_tag(text: str, size: int, highlight: bool) -> Image.Image:
     ascent, _ = f.getmetrics()
     h = ascent - top + 6
     img = Image.new("RGBA", (t.width + 6, h), (0, 0, 0, 0))
-    ImageDraw.Draw(img).rounded_rectangle((0, 0, img.width - 1, h - 1), 4,
-                                          fill=(30, 30, 34, 215))
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, img.width - 1, h - 1), 4, fill=(30, 30, 34, 215))
     img.alpha_composite(t, (3, 3 - top))
     return img
 
@@ -545,8 +664,7 @@ def compass(size: int) -> Image.Image:
     top = f.getbbox("N")[1]
     ascent, _ = f.getmetrics()
     gh = ascent - top
-    for letter, (px, py) in (("N", (0.5, 0.0)), ("S", (0.5, 1.0)), ("E", (1.0, 0.5)),
-                             ("W", (0.0, 0.5))):
+    for letter, (px, py) in (("N", (0.5, 0.0)), ("S", (0.5, 1.0)), ("E", (1.0, 0.5)), ("W", (0.0, 0.5))):
         t = text_sprite(letter, fs, GOLD if letter == "N" else TEXT, letter == "N")
         x = round(px * (size - t.width))
         y = round(py * (size - gh)) - top

@@ -23,7 +23,12 @@ async def test_a_whole_three_player_game_through_components_ends_in_a_win(world,
     policy = random_policy(random.Random(5), avoid=("cancel", "undo", "withdraw", "decline", "trade"))
     driver = Driver(w.env, simcord_bot, w.channel, {str(p.id): p for p in players}, policy)
     actions = await driver.play_to_end(max_actions=4000)
+    assert actions > 50
     final = w.channel.last_message
     assert "Game over" in final.content and "found Eden" in final.content
+    assert final.attachments and final.attachments[0].filename == "board.png"  # the final map
+    for message_id in driver.turn_messages[-20:]:
+        message = driver.message(message_id)
+        assert message.attachments and message.components == []
     table = (await simcord_bot.host.store.tables())[0]
     assert table.status == "finished"

@@ -94,7 +94,8 @@ async def test_keyboard_play_with_autocomplete_and_engine_errors(world, simcord_
     r = await w.alice.slash(w.channel, "game play", action="take 9")
     assert_responded(
         r,
-        content="'take 9' is not a legal choice for you right now. Legal choices begin: take 1, take 2, take 3.",
+        content="'take 9' is not a legal choice for you right now. "
+        "Legal choices begin: take 1, take 2, take 3.",
         ephemeral=True,
     )
     r = await w.bob.slash(w.channel, "game play", action="take 1")

@@ -64,8 +64,7 @@ def test_alien_kills_the_only_astronaut_and_scores():
 
 
 def test_active_player_chooses_the_victim():
-    game = alien_game(players=3, aliens=["N1"],
-                      astronauts={"Yellow-Pilot": "N2", "Red-Chief": "N2"})
+    game = alien_game(players=3, aliens=["N1"], astronauts={"Yellow-Pilot": "N2", "Red-Chief": "N2"})
     play(game, "Blue", "move Alien N1 N2")
     assert sorted(notations(game, "Blue")) == ["cancel", "kill Red-Chief", "kill Yellow-Pilot"]
     play(game, "Blue", "kill Yellow-Pilot")
@@ -101,8 +100,7 @@ def test_rulebook_example_1():
 
 def test_rulebook_example_2():
     """Alien C moves. Alien A kills the Grunt. Alien C does not kill the Robot."""
-    game = alien_game(aliens=["N2", "E1"],
-                      astronauts={"Yellow-Grunt": "N2", "Yellow-Robot": "E2"})
+    game = alien_game(aliens=["N2", "E1"], astronauts={"Yellow-Grunt": "N2", "Yellow-Robot": "E2"})
     play(game, "Blue", "move Alien E1 E2")
     assert where(game, "Yellow-Grunt") == "dead"
     assert where(game, "Yellow-Robot") == "E2"
@@ -136,8 +134,15 @@ def test_empty_pod_does_not_launch():
 def test_full_alien_track_ends_the_game_at_once():
     values = ALIEN_TRACKS[2]
     free = len(values) - 2  # medium covers two slots
-    dead = ["Blue-Grunt", "Blue-Robot", "Blue-Explorer", "Blue-Pilot", "Blue-Chief",
-            "Yellow-Grunt", "Yellow-Robot"][: free - 1]
+    dead = [
+        "Blue-Grunt",
+        "Blue-Robot",
+        "Blue-Explorer",
+        "Blue-Pilot",
+        "Blue-Chief",
+        "Yellow-Grunt",
+        "Yellow-Robot",
+    ][: free - 1]
     game = alien_game(aliens=["N1"], astronauts={"Yellow-Pilot": "N2"}, track=dead)
     assert game.view(None)["alien_track"]["score"] == values[-1]
     play(game, "Blue", "move Alien N1 N2")
@@ -148,8 +153,13 @@ def test_full_alien_track_ends_the_game_at_once():
 
 
 def test_aliens_are_never_pushed_into_pods_or_the_safe_room():
-    tiles = {"N1": "Corridor-I NS", "N2": "Lab NES", "N3": "Safe-Room NS", "N2E1": "Pod-1/2 W",
-             "E1": "Corridor-I EW"}
+    tiles = {
+        "N1": "Corridor-I NS",
+        "N2": "Lab NES",
+        "N3": "Safe-Room NS",
+        "N2E1": "Pod-1/2 W",
+        "E1": "Corridor-I EW",
+    }
     game = setup(tiles, aliens=["N1", "N2", "E1"], phase="alien")
     assert "move Alien N1 N2" not in notations(game, "Blue")
     assert "move Alien N2 N3" not in notations(game, "Blue")

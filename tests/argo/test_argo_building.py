@@ -31,8 +31,7 @@ def test_module_must_connect_by_facing_connectors():
 
 
 def test_identical_rotations_are_offered_once():
-    game = setup(LINE, phase="build", display=["Corridor-X", "Corridor-X-alien", "Lab"],
-                 pods=[])
+    game = setup(LINE, phase="build", display=["Corridor-X", "Corridor-X-alien", "Lab"], pods=[])
     options = builds(game)
     assert options.count("build Corridor-X N4 doors-NESW") == 1
     assert len(options) == len(set(options))
@@ -43,8 +42,9 @@ def test_pod_must_be_three_tiles_away_from_the_waking_room():
     pods = [n for n in builds(game) if "Pod" in n]
     assert pods == ["build Pod-1/2 N4 doors-S"]
     with pytest.raises(IllegalAction):
-        game.apply(player(game, "Blue"), {"type": "build", "tile": game.st.pod_stack[0],
-                                           "cell": [0, -2], "rot": 0})
+        game.apply(
+            player(game, "Blue"), {"type": "build", "tile": game.st.pod_stack[0], "cell": [0, -2], "rot": 0}
+        )
 
 
 def test_module_never_connects_only_to_a_pod():
@@ -58,17 +58,16 @@ def test_alien_symbol_brings_an_alien_unless_five_are_out():
     game = setup(LINE, phase="build", display=["Lab"], pods=[])
     play(game, "Blue", "build Lab N4 doors-NES")
     assert alien_cells(game) == ["N4"]
-    tiles = dict(LINE, E1="Corridor-I EW", S1="Corridor-I NS", W1="Corridor-X NESW",
-                 E2="Corridor-X NESW")
-    game = setup(tiles, phase="build", display=["Lab"], pods=[],
-                 aliens=["N1", "N2", "N3", "E1", "S1"])
+    tiles = dict(LINE, E1="Corridor-I EW", S1="Corridor-I NS", W1="Corridor-X NESW", E2="Corridor-X NESW")
+    game = setup(tiles, phase="build", display=["Lab"], pods=[], aliens=["N1", "N2", "N3", "E1", "S1"])
     play(game, "Blue", "build Lab N4 doors-NES")
     assert "N4" not in alien_cells(game) and len(alien_cells(game)) == 5
 
 
 def test_display_is_refilled_and_the_reveal_is_an_undo_barrier():
-    game = setup(LINE, phase="build", display=["Lab", "Warehouse", "Laser"],
-                 stack=["Infirmary", "Jump-Room"], pods=[])
+    game = setup(
+        LINE, phase="build", display=["Lab", "Warehouse", "Laser"], stack=["Infirmary", "Jump-Room"], pods=[]
+    )
     events = play(game, "Blue", "build Lab N4 doors-NES")
     view = game.view(None)
     assert [d["token"] for d in view["display"]] == ["Infirmary", "Warehouse", "Laser"]

@@ -10,8 +10,7 @@ from argo_board import notations, play, player, setup, where
 from bot.engine.argo import ArgoGame
 from bot.engine.core import IllegalAction, format_text
 
-BASE = {"N1": "Corridor-T NES", "N2": "Corridor-I NS", "N1E1": "Corridor-L SW",
-        "E1": "Corridor-L NW"}
+BASE = {"N1": "Corridor-T NES", "N2": "Corridor-I NS", "N1E1": "Corridor-L SW", "E1": "Corridor-L NW"}
 
 
 def roundtrip(game: ArgoGame) -> None:
@@ -32,15 +31,18 @@ def test_json_roundtrip_in_the_middle_of_a_decision_and_of_a_hold():
     roundtrip(game)
 
 
-@pytest.mark.parametrize("bad", [
-    {"type": "move", "astronaut": 0, "path": [99]},
-    {"type": "move"},
-    {"type": "fly"},
-    {"type": "undo"},
-    {"type": "cancel"},
-    {"type": "pass"},
-    {"type": "timemachine", "do": {"type": "move", "astronaut": 5, "path": [0]}},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"type": "move", "astronaut": 0, "path": [99]},
+        {"type": "move"},
+        {"type": "fly"},
+        {"type": "undo"},
+        {"type": "cancel"},
+        {"type": "pass"},
+        {"type": "timemachine", "do": {"type": "move", "astronaut": 5, "path": [0]}},
+    ],
+)
 def test_refused_action_changes_nothing(bad):
     game = setup(BASE, astronauts={"Yellow-Chief": "N1"})
     before = game.to_json()
@@ -110,8 +112,22 @@ def test_view_is_complete_and_json_safe():
     game = setup(BASE, astronauts={"Blue-Grunt": "N1"}, aliens=["N2"], tokens={"N1": ["Yellow"]})
     view = game.view(None)
     json.dumps(view)
-    for key in ("game", "players", "active", "finished", "tiles", "astronauts", "aliens",
-                "display", "stack_size", "pods", "alien_track", "phase", "turn", "prompt"):
+    for key in (
+        "game",
+        "players",
+        "active",
+        "finished",
+        "tiles",
+        "astronauts",
+        "aliens",
+        "display",
+        "stack_size",
+        "pods",
+        "alien_track",
+        "phase",
+        "turn",
+        "prompt",
+    ):
         assert key in view
     assert view["game"] == "Argo" and view["finished"] is False
     assert view["players"][0]["id"] == "p0" and view["players"][0]["colour"] == "Blue"

@@ -8,11 +8,21 @@ from argo_board import play, setup, where
 
 from bot.engine.argo.data import ALIEN_TRACKS
 
-POD = {"N1": "Corridor-I NS", "N2": "Corridor-I NS", "N3": "Corridor-I NS", "N4": "Pod-2/4 S",
-       "E1": "Corridor-I EW"}
+POD = {
+    "N1": "Corridor-I NS",
+    "N2": "Corridor-I NS",
+    "N3": "Corridor-I NS",
+    "N4": "Pod-2/4 S",
+    "E1": "Corridor-I EW",
+}
 
-YELLOW_GONE = {"Yellow-Grunt": "dead", "Yellow-Robot": "escaped", "Yellow-Explorer": "dead",
-               "Yellow-Pilot": "escaped", "Yellow-Chief": "escaped"}
+YELLOW_GONE = {
+    "Yellow-Grunt": "dead",
+    "Yellow-Robot": "escaped",
+    "Yellow-Explorer": "dead",
+    "Yellow-Pilot": "escaped",
+    "Yellow-Chief": "escaped",
+}
 
 
 def test_game_ends_when_every_pod_has_left():
@@ -26,8 +36,7 @@ def test_game_ends_when_every_pod_has_left():
 
 
 def test_game_ends_when_a_player_cannot_move_at_the_start_of_his_turn():
-    game = setup(POD, pods=["Pod-1/2"], astronauts=YELLOW_GONE, actions_used=1,
-                 scores=[3, 9])
+    game = setup(POD, pods=["Pod-1/2"], astronauts=YELLOW_GONE, actions_used=1, scores=[3, 9])
     play(game, "Blue", "move Grunt N1")
     result = game.result()
     assert result is not None
@@ -61,8 +70,7 @@ def test_final_round_after_the_last_tile():
 
 
 def test_aliens_win_with_more_points_than_the_best_player():
-    game = setup(POD, pods=[], astronauts=dict(YELLOW_GONE), scores=[3, 2], actions_used=1,
-                 track=[])
+    game = setup(POD, pods=[], astronauts=dict(YELLOW_GONE), scores=[3, 2], actions_used=1, track=[])
     alien = ALIEN_TRACKS[2][2 + 2]  # the two dead Yellow astronauts
     assert alien > 3
     play(game, "Blue", "move Grunt N1")
@@ -74,8 +82,16 @@ def test_aliens_win_with_more_points_than_the_best_player():
 
 def test_tie_breaks_activations_then_escaped_then_shared():
     def finish(scores, activations, escaped):
-        game = setup(POD, players=3, pods=[], astronauts=dict(YELLOW_GONE),
-                     scores=scores, activations=activations, escaped=escaped, actions_used=1)
+        game = setup(
+            POD,
+            players=3,
+            pods=[],
+            astronauts=dict(YELLOW_GONE),
+            scores=scores,
+            activations=activations,
+            escaped=escaped,
+            actions_used=1,
+        )
         play(game, "Blue", "move Grunt N1")
         return game.result()
 

@@ -30,16 +30,13 @@ def test_module_twice_per_game_by_different_players():
     assert activations(game) == []  # Blue already activated it
     game = setup(HOUSE, players=3, astronauts={"Blue-Robot": "N2"}, tokens={"N2": ["Yellow"]})
     assert activations(game) == ["activate Warehouse"]
-    game = setup(HOUSE, players=3, astronauts={"Blue-Robot": "N2"},
-                 tokens={"N2": ["Yellow", "Red"]})
+    game = setup(HOUSE, players=3, astronauts={"Blue-Robot": "N2"}, tokens={"N2": ["Yellow", "Red"]})
     assert activations(game) == []  # two tokens: exhausted
 
 
 def test_corridors_teleporters_core_and_safe_room_cannot_be_activated():
-    tiles = {"N1": "Core-Room NESW", "N2": "Safe-Room NS", "E1": "Teleporter NS",
-             "W1": "Corridor-X NESW"}
-    game = setup(tiles, astronauts={"Blue-Chief": "N1", "Blue-Pilot": "N2",
-                                    "Blue-Grunt": "W1"})
+    tiles = {"N1": "Core-Room NESW", "N2": "Safe-Room NS", "E1": "Teleporter NS", "W1": "Corridor-X NESW"}
+    game = setup(tiles, astronauts={"Blue-Chief": "N1", "Blue-Pilot": "N2", "Blue-Grunt": "W1"})
     assert activations(game) == []
 
 
@@ -64,8 +61,9 @@ LAB = {
 
 
 def test_lab_swaps_an_astronaut_and_an_alien_and_the_alien_kills():
-    game = setup(LAB, astronauts={"Blue-Pilot": "N2", "Yellow-Chief": "S1",
-                                  "Yellow-Explorer": "S1"}, aliens=["N3"])
+    game = setup(
+        LAB, astronauts={"Blue-Pilot": "N2", "Yellow-Chief": "S1", "Yellow-Explorer": "S1"}, aliens=["N3"]
+    )
     options = activations(game)
     assert "activate Lab Yellow-Explorer N3" in options
     play(game, "Blue", "activate Lab Yellow-Explorer N3")
@@ -78,9 +76,12 @@ def test_lab_swaps_an_astronaut_and_an_alien_and_the_alien_kills():
 def test_lab_limits():
     game = setup(LAB, astronauts={"Blue-Robot": "N2", "Yellow-Pilot": "N1"}, aliens=["N3"])
     assert activations(game) == []  # a Robot cannot activate the Lab
-    game = setup(LAB, astronauts={"Blue-Pilot": "N2", "Yellow-Robot": "N1",
-                                  "Yellow-Chief": "S2", "Red-Grunt": "N2E1"},
-                 players=3, aliens=["N3"])
+    game = setup(
+        LAB,
+        astronauts={"Blue-Pilot": "N2", "Yellow-Robot": "N1", "Yellow-Chief": "S2", "Red-Grunt": "N2E1"},
+        players=3,
+        aliens=["N3"],
+    )
     options = activations(game)
     assert not any("Robot" in o for o in options)  # Robots are never swapped
     assert not any("Yellow-Chief" in o for o in options)  # no Alien into the Safe Room
@@ -135,8 +136,13 @@ def test_control_room_never_splits_the_station_nor_moves_pods_or_waking_room():
         assert connected(trial.st)
 
 
-JUMP = {"N1": "Jump-Room NESW", "N2": "Corridor-I NS", "N3": "Corridor-I NS",
-        "N4": "Corridor-I NS", "N5": "Corridor-I NS"}
+JUMP = {
+    "N1": "Jump-Room NESW",
+    "N2": "Corridor-I NS",
+    "N3": "Corridor-I NS",
+    "N4": "Corridor-I NS",
+    "N5": "Corridor-I NS",
+}
 
 
 def test_jump_room_moves_the_activator_twice_as_one_action():
@@ -152,18 +158,22 @@ def test_jump_room_moves_the_activator_twice_as_one_action():
 
 def test_jump_room_explorer_moves_two_by_two():
     game = setup(JUMP, astronauts={"Blue-Explorer": "N1"})
-    play(game, "Blue", "activate Jump-Room Explorer", "move Explorer N2>N3",
-         "move Explorer N4>N5")
+    play(game, "Blue", "activate Jump-Room Explorer", "move Explorer N2>N3", "move Explorer N4>N5")
     assert where(game, "Blue-Explorer") == "N5"
 
 
-LASER = {"N1": "Laser NES", "N2": "Corridor-I NS", "E1": "Corridor-I EW",
-         "N1E1": "Corridor-I EW", "E2": "Corridor-I EW", "N1E2": "Corridor-L SW"}
+LASER = {
+    "N1": "Laser NES",
+    "N2": "Corridor-I NS",
+    "E1": "Corridor-I EW",
+    "N1E1": "Corridor-I EW",
+    "E2": "Corridor-I EW",
+    "N1E2": "Corridor-L SW",
+}
 
 
 def test_laser_kills_an_alien_next_to_any_of_your_astronauts():
-    game = setup(LASER, astronauts={"Blue-Grunt": "N1", "Blue-Robot": "E2"},
-                 aliens=["N1E1", "N2", "N1E2"])
+    game = setup(LASER, astronauts={"Blue-Grunt": "N1", "Blue-Robot": "E2"}, aliens=["N1E1", "N2", "N1E2"])
     options = activations(game)
     # N1E1 is orthogonally adjacent to N1 (even across a wall), N2 too; N1E2 is next to E2
     assert sorted(options) == ["activate Laser N1E1", "activate Laser N1E2", "activate Laser N2"]
@@ -181,13 +191,16 @@ INFIRMARY = {"N1": "Infirmary NES", "E1": "Corridor-I EW"}
 
 
 def test_infirmary_revives_and_the_alien_score_drops():
-    game = setup(INFIRMARY, astronauts={"Blue-Pilot": "N1"},
-                 track=["Yellow-Grunt", "Blue-Chief", "Yellow-Pilot"])
+    game = setup(
+        INFIRMARY, astronauts={"Blue-Pilot": "N1"}, track=["Yellow-Grunt", "Blue-Chief", "Yellow-Pilot"]
+    )
     values = ALIEN_TRACKS[2]
     assert game.view(None)["alien_track"]["score"] == values[2 + 3]
-    assert sorted(activations(game)) == ["activate Infirmary Chief",
-                                         "activate Infirmary Yellow-Grunt",
-                                         "activate Infirmary Yellow-Pilot"]
+    assert sorted(activations(game)) == [
+        "activate Infirmary Chief",
+        "activate Infirmary Yellow-Grunt",
+        "activate Infirmary Yellow-Pilot",
+    ]
     play(game, "Blue", "activate Infirmary Yellow-Grunt")
     assert where(game, "Yellow-Grunt") == "WR"
     track = game.view(None)["alien_track"]
@@ -211,8 +224,15 @@ def test_security_center_launches_a_non_empty_pod():
 
 def test_core_room_kills_astronauts_who_stayed_a_whole_turn():
     tiles = {"N1": "Core-Room NESW", "E1": "Corridor-I EW", "S1": "Corridor-I NS"}
-    game = setup(tiles, astronauts={"Blue-Grunt": "N1", "Yellow-Chief": "N1"}, begin=True,
-                 phase="build", pods=[], display=[], stack=[])
+    game = setup(
+        tiles,
+        astronauts={"Blue-Grunt": "N1", "Yellow-Chief": "N1"},
+        begin=True,
+        phase="build",
+        pods=[],
+        display=[],
+        stack=[],
+    )
     play(game, "Blue", "move Robot E1", "move Chief S1")
     assert where(game, "Blue-Grunt") == "dead"
     assert where(game, "Yellow-Chief") == "N1"  # only the active player's Astronauts

@@ -17,8 +17,10 @@ BASE = {
 
 
 def test_moves_only_through_facing_connectors():
-    game = setup({"N1": "Corridor-I NS", "E1": "Corridor-L NW", "N1E1": "Corridor-I NS"},
-                 astronauts={"Blue-Grunt": "N1", "Blue-Robot": "E1"})
+    game = setup(
+        {"N1": "Corridor-I NS", "E1": "Corridor-L NW", "N1E1": "Corridor-I NS"},
+        astronauts={"Blue-Grunt": "N1", "Blue-Robot": "E1"},
+    )
     moves = notations(game, "Blue")
     assert "move Grunt WR" in moves
     assert "move Grunt N1E1" not in moves  # a wall between N1 and N1E1
@@ -41,8 +43,7 @@ def test_push_is_decided_step_by_step_and_can_be_cancelled():
     play(game, "Blue", "move Grunt N1")
     prompt = game.prompt()
     assert prompt.player == player(game, "Blue") and "full" in prompt.text
-    assert sorted(notations(game, "Blue")) == ["cancel", "push Yellow-Chief N1E1",
-                                                "push Yellow-Chief N2"]
+    assert sorted(notations(game, "Blue")) == ["cancel", "push Yellow-Chief N1E1", "push Yellow-Chief N2"]
     # nothing has changed yet
     assert where(game, "Blue-Grunt") == "WR"
     play(game, "Blue", "cancel")
@@ -55,24 +56,20 @@ def test_push_is_decided_step_by_step_and_can_be_cancelled():
 
 def test_push_never_back_to_the_pushers_tile_nor_into_a_dead_end():
     tiles = {"N1": "Corridor-T NES", "N2": "Corridor-end-alien S", "N1E1": "Corridor-end-alien W"}
-    game = setup(tiles, astronauts={"Yellow-Chief": "N1", "Yellow-Explorer": "N2",
-                                    "Yellow-Robot": "N1E1"})
+    game = setup(tiles, astronauts={"Yellow-Chief": "N1", "Yellow-Explorer": "N2", "Yellow-Robot": "N1E1"})
     moves = notations(game, "Blue")
     assert not any(m.startswith("move Grunt N1") for m in moves)
     before = game.to_json()
     with pytest.raises(IllegalAction):
-        game.apply(player(game, "Blue"), {"type": "move", "astronaut": 0,
-                                           "path": [game.st.cell[(0, -1)]]})
+        game.apply(player(game, "Blue"), {"type": "move", "astronaut": 0, "path": [game.st.cell[(0, -1)]]})
     assert game.to_json() == before
 
 
 def test_push_chain_and_push_into_the_waking_room():
-    game = setup(BASE, astronauts={"Blue-Grunt": "N2", "Yellow-Chief": "N1",
-                                   "Yellow-Pilot": "N1E1"})
+    game = setup(BASE, astronauts={"Blue-Grunt": "N2", "Yellow-Chief": "N1", "Yellow-Pilot": "N1E1"})
     play(game, "Blue", "move Grunt N1")
     # from N1 the Chief may go to N1E1 (full) or the Waking Room, never back to N2
-    assert sorted(notations(game, "Blue")) == ["cancel", "push Yellow-Chief N1E1",
-                                                "push Yellow-Chief WR"]
+    assert sorted(notations(game, "Blue")) == ["cancel", "push Yellow-Chief N1E1", "push Yellow-Chief WR"]
     play(game, "Blue", "push Yellow-Chief N1E1")
     # the Pilot in N1E1 can only be pushed on to E1 (not back to N1): forced, so automatic
     assert where(game, "Yellow-Chief") == "N1E1"
@@ -165,8 +162,7 @@ def test_teleport_happens_before_the_alien_and_pushes_on_arrival():
     game = setup(TELE, astronauts={"Blue-Chief": "N1", "Yellow-Pilot": "S2"}, aliens=["N2"])
     play(game, "Blue", "move Chief N2", "teleport S2")
     # S2 is full: the Pilot is pushed to S1 or S3 (both fine)
-    assert sorted(notations(game, "Blue")) == ["cancel", "push Yellow-Pilot S1",
-                                                "push Yellow-Pilot S3"]
+    assert sorted(notations(game, "Blue")) == ["cancel", "push Yellow-Pilot S1", "push Yellow-Pilot S3"]
     play(game, "Blue", "push Yellow-Pilot S3")
     assert where(game, "Blue-Chief") == "S2" and where(game, "Yellow-Pilot") == "S3"
     assert alien_cells(game) == ["N2"]

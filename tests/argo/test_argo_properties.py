@@ -16,8 +16,7 @@ from bot.engine.argo.state import ESCAPED, TRACK
 from bot.engine.argo.station import connected
 from bot.engine.core import SYSTEM, TIMEOUT, Action
 
-VERBS = {"move", "push", "kill", "teleport", "build", "activate", "timemachine", "pass",
-         "cancel", "undo"}
+VERBS = {"move", "push", "kill", "teleport", "build", "activate", "timemachine", "pass", "cancel", "undo"}
 """The ten first tokens of every notation."""
 
 STEP_CAP = 4000
@@ -128,8 +127,13 @@ def test_random_games_keep_every_invariant(n, difficulty, seed, rng_seed):
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), rng_seed=st.integers(0, 2**32 - 1),
-       n=st.integers(2, 4), wait=st.sampled_from([0, 1]), deep=st.sampled_from(["off", "on"]))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    rng_seed=st.integers(0, 2**32 - 1),
+    n=st.integers(2, 4),
+    wait=st.sampled_from([0, 1]),
+    deep=st.sampled_from(["off", "on"]),
+)
 def test_random_games_with_variants_and_round_trips(seed, rng_seed, n, wait, deep):
     options = {"tm_wait": wait, "deep_space": deep}
     game = ArgoGame.new([f"player{i}" for i in range(n)], seed, options)

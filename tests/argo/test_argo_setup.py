@@ -37,18 +37,30 @@ def test_option_specs():
     assert specs["difficulty"].default == "medium"
     assert specs["deep_space"].choices == ("off", "on")
     assert specs["deep_space"].default == "off"
-    assert (specs["tm_wait"].default, specs["tm_wait"].minimum, specs["tm_wait"].maximum) == (
-        0, 0, 60)
+    assert (specs["tm_wait"].default, specs["tm_wait"].minimum, specs["tm_wait"].maximum) == (0, 0, 60)
     assert parse_options(ArgoGame.option_specs, "difficulty=hard tm_wait=5") == {
-        "difficulty": "hard", "deep_space": "off", "tm_wait": 5}
+        "difficulty": "hard",
+        "deep_space": "off",
+        "tm_wait": 5,
+    }
 
 
 def test_components():
     assert len([t for t in TILES if t.kind != POD]) == 31
     kinds = [TILES[t].kind for t in MODULE_IDS]
     assert kinds.count("teleporter") == 2
-    for kind in ("lab", "control_room", "jump_room", "time_machine", "laser", "infirmary",
-                 "warehouse", "security_center", "core_room", "safe_room"):
+    for kind in (
+        "lab",
+        "control_room",
+        "jump_room",
+        "time_machine",
+        "laser",
+        "infirmary",
+        "warehouse",
+        "security_center",
+        "core_room",
+        "safe_room",
+    ):
         assert kinds.count(kind) == 1
     assert kinds.count(CORRIDOR) == 18
     plain = [t for t in MODULE_IDS if TILES[t].kind == CORRIDOR and not TILES[t].alien]
@@ -134,8 +146,7 @@ def test_bad_player_counts_and_options():
 
 
 def test_setup_helper_builds_positions():
-    game = setup({"N1": "Corridor-I NS", "N2": "Lab NES"}, aliens=["N2"],
-                 astronauts={"Blue-Grunt": "N1"})
+    game = setup({"N1": "Corridor-I NS", "N2": "Lab NES"}, aliens=["N2"], astronauts={"Blue-Grunt": "N1"})
     st = game.st
     assert len(st.pos) == 3
     assert game.view(None)["aliens"][0]["coord"] == "N2"

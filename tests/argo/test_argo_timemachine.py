@@ -88,8 +88,7 @@ def test_time_machine_activates_another_module_out_of_turn():
 def test_time_machine_twice_per_game_by_different_players():
     game = tm_game(astronauts={"Yellow-Pilot": "N1"}, tokens={"N1": ["Yellow"]})
     assert game.prompt().others == ()
-    game = tm_game(players=3, astronauts={"Yellow-Pilot": "N1", "Red-Pilot": "N1"},
-                   tokens={"N1": ["Yellow"]})
+    game = tm_game(players=3, astronauts={"Yellow-Pilot": "N1", "Red-Pilot": "N1"}, tokens={"N1": ["Yellow"]})
     assert game.prompt().others == (player(game, "Red"),)
 
 
@@ -114,8 +113,9 @@ def test_waiting_option_holds_each_moment():
 
 
 def test_interrupt_during_a_hold_then_hold_again_for_the_others():
-    game = tm_game(players=3, aliens=["S2"], options={"tm_wait": 1},
-                   astronauts={"Yellow-Pilot": "N1", "Red-Pilot": "N1"})
+    game = tm_game(
+        players=3, aliens=["S2"], options={"tm_wait": 1}, astronauts={"Yellow-Pilot": "N1", "Red-Pilot": "N1"}
+    )
     assert set(game.prompt().others) == {player(game, "Yellow"), player(game, "Red")}
     play(game, "Yellow", "timemachine move Yellow-Pilot WR")
     prompt = game.prompt()

@@ -59,8 +59,7 @@ def test_move_then_activate_and_activate_then_move():
 
 
 def test_activate_two_different_modules():
-    game = setup(STATION, astronauts={"Blue-Pilot": "N2", "Blue-Chief": "N1E1"},
-                 track=["Yellow-Grunt"])
+    game = setup(STATION, astronauts={"Blue-Pilot": "N2", "Blue-Chief": "N1E1"}, track=["Yellow-Grunt"])
     play(game, "Blue", "activate Warehouse")
     assert not any(o.startswith("activate Warehouse") for o in notations(game, "Blue"))
     play(game, "Blue", "activate Infirmary Yellow-Grunt")
@@ -71,13 +70,11 @@ def test_activate_two_different_modules():
 
 def test_actions_are_mandatory():
     game = setup(STATION)
-    assert all(a["type"] in ("move", "activate") for a in game.legal_actions(player(game,
-                                                                                    "Blue")))
+    assert all(a["type"] in ("move", "activate") for a in game.legal_actions(player(game, "Blue")))
 
 
 def test_turn_order_is_clockwise_and_phases_run_in_order():
-    game = setup(STATION, players=3, active="Red", aliens=["E2"],
-                 phase="actions", actions_used=1)
+    game = setup(STATION, players=3, active="Red", aliens=["E2"], phase="actions", actions_used=1)
     play(game, "Red", "move Grunt N1")
     view = game.view(None)
     assert view["active_colour"] == "Blue"

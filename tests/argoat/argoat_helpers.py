@@ -90,9 +90,15 @@ def map_problems(game: ArgoatGame) -> list[str]:
     return problems
 
 
-def setup(game: ArgoatGame, player: str, *, at: str | None = None,
-          emeralds: int | None = None, fragments: Iterable[str] | None = None,
-          items: Iterable[str] | None = None) -> None:
+def setup(
+    game: ArgoatGame,
+    player: str,
+    *,
+    at: str | None = None,
+    emeralds: int | None = None,
+    fragments: Iterable[str] | None = None,
+    items: Iterable[str] | None = None,
+) -> None:
     """Change one player's pieces, keeping Bank, Reliquary and Supply totals conserved."""
     s = game.state
     seat = s.seat(player)
@@ -132,8 +138,13 @@ def marker(game: ArgoatGame, forest: str, *players: str) -> None:
     game.touch()
 
 
-def stack(game: ArgoatGame, *, discovery: list[str] | None = None,
-          supply: list[str] | None = None, darkness: list[str] | None = None) -> None:
+def stack(
+    game: ArgoatGame,
+    *,
+    discovery: list[str] | None = None,
+    supply: list[str] | None = None,
+    darkness: list[str] | None = None,
+) -> None:
     """Put these cards on top of a deck (the rest stays below, as shuffled)."""
     s = game.state
     if discovery is not None:
@@ -187,8 +198,9 @@ def frontier_roads(key: str) -> str:
     return FRONTIER_BY_KEY[key].roads
 
 
-def random_play(game: ArgoatGame, rng: random.Random, max_actions: int,
-                skip: frozenset[str] = frozenset()) -> list[tuple[str, dict[str, Any]]]:
+def random_play(
+    game: ArgoatGame, rng: random.Random, max_actions: int, skip: frozenset[str] = frozenset()
+) -> list[tuple[str, dict[str, Any]]]:
     """Play random legal actions (any decider), returning the (player, action) log."""
     log = []
     for _ in range(max_actions):

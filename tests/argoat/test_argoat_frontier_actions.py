@@ -23,8 +23,12 @@ from bot.engine.argoat.data import FRONTIER_BY_KEY, FRONTIERS
 from bot.engine.argoat.geometry import fits
 
 FRAGMENT_FRONTIERS = [f.key for f in FRONTIERS if f.fragment]
-FOREST_AT_TOWN = [("0,1", "S", "Hollow"), ("1,0", "W", "Hollow"), ("0,-1", "N", "Hollow"),
-                  ("-1,0", "E", "Eden")]
+FOREST_AT_TOWN = [
+    ("0,1", "S", "Hollow"),
+    ("1,0", "W", "Hollow"),
+    ("0,-1", "N", "Hollow"),
+    ("-1,0", "E", "Eden"),
+]
 """A Town boxed in by four Dark Forests: no frontier can ever be placed."""
 
 
@@ -81,8 +85,7 @@ def test_a_dragon_frontier_brings_a_dark_forest_connected_to_it() -> None:
     assert "forest" in kinds(events) and game.state.current.id == "bob"
     assert map_problems(game) == []
     public = game.view(None)["forests"]
-    assert public == [{"at": "0,3", "x": 0, "y": 3, "roads": ["S"], "flipped": False,
-                       "markers": []}]
+    assert public == [{"at": "0,3", "x": 0, "y": 3, "roads": ["S"], "flipped": False, "markers": []}]
 
 
 def test_a_frontier_that_fits_nowhere_goes_to_the_bottom() -> None:

@@ -29,8 +29,9 @@ from bot.engine.argoat.notation import VERBS
 from bot.engine.core import Event, IllegalAction
 
 ITEM_WORDS = re.compile(
-    r"\b(" + "|".join([k for k in ITEM_KEYS] + [ITEM_BY_KEY[k].name for k in ITEM_KEYS])
-    + r")\b", re.IGNORECASE)
+    r"\b(" + "|".join([k for k in ITEM_KEYS] + [ITEM_BY_KEY[k].name for k in ITEM_KEYS]) + r")\b",
+    re.IGNORECASE,
+)
 FOREST_WORDS = re.compile(r"\b(Eden|Hollow)\b")
 BACKWARDS = frozenset({"undo", "cancel", "withdraw", "decline"})
 
@@ -80,7 +81,8 @@ def check_public_view(game: ArgoatGame) -> None:
     assert "you" not in view
     if view["phase"] in ("place_frontier", "place_forest"):
         assert view["placement_cells"] == [
-            a["at"] for a in game.legal_actions(view["active"]) if a["type"] == "place"]
+            a["at"] for a in game.legal_actions(view["active"]) if a["type"] == "place"
+        ]
         assert view["placement_cells"]
     else:
         assert view["placement_cells"] == []
@@ -99,7 +101,8 @@ def check_public_view(game: ArgoatGame) -> None:
         mine = game.view(player)
         assert set(mine) - set(view) == {"you"}
         assert {p["at"] for p in mine["you"]["peeks"]} == {
-            f"{at[0]},{at[1]}" for at in game.state.seat(player).peeks}
+            f"{at[0]},{at[1]}" for at in game.state.seat(player).peeks
+        }
 
 
 def check_choices(game: ArgoatGame) -> None:
@@ -156,8 +159,9 @@ def check_caches(game: ArgoatGame) -> None:
         assert s.frontier_spots(roads) == frontier_spots(s.roads, roads)
 
 
-def play(players: list[str], seed: int, difficulty: str, actions: int,
-         checks: bool = True) -> tuple[ArgoatGame, list[tuple[str, dict[str, Any]]]]:
+def play(
+    players: list[str], seed: int, difficulty: str, actions: int, checks: bool = True
+) -> tuple[ArgoatGame, list[tuple[str, dict[str, Any]]]]:
     """Random legal play with every check after every action; returns the game and its log."""
     game = ArgoatGame.new(players, seed, {"difficulty": difficulty})
     rng = random.Random(seed)
@@ -190,8 +194,9 @@ def play(players: list[str], seed: int, difficulty: str, actions: int,
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**40), n=st.integers(2, 5),
-       difficulty=st.sampled_from(["journeyman", "adventurer"]))
+@given(
+    seed=st.integers(0, 2**40), n=st.integers(2, 5), difficulty=st.sampled_from(["journeyman", "adventurer"])
+)
 def test_random_play_keeps_every_invariant(seed: int, n: int, difficulty: str) -> None:
     players = list(PLAYERS[:n])
     game, log = play(players, seed, difficulty, actions=250)

@@ -27,8 +27,21 @@ from bot.engine.core import IllegalAction
 
 CHAIN = {**BASE, "0,2": "lake", "0,3": "palace"}
 TRAILS = {"0,0": "town", "0,1": "trail_3", "1,0": "trail_2", "0,2": "trail_1"}
-KNOWN_TYPES = {"move", "bleina", "use", "trade", "trade_part", "propose", "accept", "decline",
-               "withdraw", "end", "place", "cancel", "undo"}
+KNOWN_TYPES = {
+    "move",
+    "bleina",
+    "use",
+    "trade",
+    "trade_part",
+    "propose",
+    "accept",
+    "decline",
+    "withdraw",
+    "end",
+    "place",
+    "cancel",
+    "undo",
+}
 
 
 def test_q1_items_cannot_be_discarded() -> None:
@@ -134,8 +147,14 @@ def test_q6_deck_contents_and_the_dreamt_card_stay_hidden() -> None:
             assert FRONTIER_BY_KEY[key].name not in text
 
 
-Q7_MAP = {"0,0": "town", "0,1": "temple", "-1,1": "trail_1", "-1,2": "trail_3",
-          "-1,3": "dark_dragon", "0,3": "fountain"}
+Q7_MAP = {
+    "0,0": "town",
+    "0,1": "temple",
+    "-1,1": "trail_1",
+    "-1,2": "trail_3",
+    "-1,3": "dark_dragon",
+    "0,3": "fountain",
+}
 """Lake Heol fits at 0,2 between the Temple and the Fountain, with no room for a forest."""
 
 

@@ -96,8 +96,7 @@ def test_setup_for_each_player_count(n: int, difficulty: str) -> None:
     s = game.state
     town = (0, 0)
     assert s.frontiers[town] == "town"
-    assert {s.frontiers[step(town, side)] for side in "NESW"} == set(
-        starting_frontiers(difficulty))
+    assert {s.frontiers[step(town, side)] for side in "NESW"} == set(starting_frontiers(difficulty))
     assert map_problems(game) == []
     assert sorted(s.discovery) == sorted(discovery_frontiers(difficulty))
     assert len(s.discovery) == 15
@@ -111,8 +110,9 @@ def test_setup_for_each_player_count(n: int, difficulty: str) -> None:
         assert seat.emeralds == 1
         assert s.markers_left(seat.id) == 4
         assert seat.items == [] and seat.fragments == []
-    assert [p["colour"] for p in game.view(None)["players"]] == [
-        "Red", "Blue", "Green", "Yellow", "Purple"][:n]
+    assert [p["colour"] for p in game.view(None)["players"]] == ["Red", "Blue", "Green", "Yellow", "Purple"][
+        :n
+    ]
 
 
 def test_first_player_is_random() -> None:
@@ -134,5 +134,4 @@ def test_wrong_player_counts_and_options_are_refused() -> None:
         ArgoatGame.new(["a", "a"], 1, {})
     with pytest.raises(IllegalAction):
         ArgoatGame.new(["a", "b"], 1, {"difficulty": "nightmare"})
-    assert ArgoatGame.new(["a", "b"], 1, {"difficulty": "Journeyman"}).state.difficulty == (
-        "journeyman")
+    assert ArgoatGame.new(["a", "b"], 1, {"difficulty": "Journeyman"}).state.difficulty == ("journeyman")

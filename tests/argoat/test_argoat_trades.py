@@ -28,10 +28,16 @@ def test_trade_parts_are_offered_one_legal_step_at_a_time() -> None:
     assert "trade Green" in notations(game, "ann")  # Cid is here too, with an Emerald
     act(game, "ann", "trade Blue")
     assert notations(game, "ann") == [
-        "trade give emerald", "trade give fragment Sun", "trade give explore 0,3",
-        "trade give item Staff", "trade give item Eye",
-        "trade ask emerald", "trade ask fragment Moon", "trade ask item",
-        "cancel", "undo",
+        "trade give emerald",
+        "trade give fragment Sun",
+        "trade give explore 0,3",
+        "trade give item Staff",
+        "trade give item Eye",
+        "trade ask emerald",
+        "trade ask fragment Moon",
+        "trade ask item",
+        "cancel",
+        "undo",
     ]
     act(game, "ann", "trade give emerald")
     act(game, "ann", "trade give emerald")

@@ -93,8 +93,7 @@ def test_bleina_after_moving_gives_one_extra_space() -> None:
     game = scenario(LONG)
     bleinas(game, "0,1")
     act(game, "ann", "move N")
-    assert [n for n in notations(game, "ann") if "bleina" in n] == [
-        "move bleina N", "move bleina S"]
+    assert [n for n in notations(game, "ann") if "bleina" in n] == ["move bleina N", "move bleina S"]
     act(game, "ann", "move bleina N")
     assert game.state.seat("ann").pos == (0, 2)
     assert game.state.bleinas == [(0, 2)]

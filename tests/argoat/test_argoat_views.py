@@ -66,16 +66,28 @@ def test_the_public_view_has_what_a_renderer_needs() -> None:
     json.dumps(view)
     assert view["game"] == "Argoat" and view["active"] == "ann" and not view["finished"]
     ann = view["players"][0]
-    assert {"id", "colour", "letter", "at", "x", "y", "emeralds", "fragments", "items",
-            "markers_left", "seat"} <= set(ann)
+    assert {
+        "id",
+        "colour",
+        "letter",
+        "at",
+        "x",
+        "y",
+        "emeralds",
+        "fragments",
+        "items",
+        "markers_left",
+        "seat",
+    } <= set(ann)
     assert (ann["colour"], ann["letter"]) == ("Red", "R")
     assert view["players"][1]["markers_left"] == 3
     town = next(f for f in view["frontiers"] if f["at"] == "0,0")
     assert town["name"] == "Frontier Town" and town["roads"] == ["N", "E", "S", "W"]
     lake = next(f for f in view["frontiers"] if f["key"] == "lake")
     assert lake["dragon"] is True and (lake["x"], lake["y"]) == (0, 2)
-    assert view["forests"] == [{"at": "0,3", "x": 0, "y": 3, "roads": ["S"], "flipped": False,
-                                "markers": ["Blue"]}]
+    assert view["forests"] == [
+        {"at": "0,3", "x": 0, "y": 3, "roads": ["S"], "flipped": False, "markers": ["Blue"]}
+    ]
     assert view["bleinas"] == ["0,0"]
     assert view["decks"]["darkness"] == 3
     assert view["bank"] + sum(p["emeralds"] for p in view["players"]) == 25
@@ -124,8 +136,9 @@ def test_notation_tokens_are_short_and_verbs_few() -> None:
     assert len(VERBS) <= 10
     game = scenario({**BASE, "0,2": "lake"}, forests=[("0,3", "S", "Eden")])
     marker(game, "0,3", "ann")
-    setup(game, "ann", items=["staff", "book", "eye", "wings", "water", "flute"], emeralds=3,
-          fragments=["sun"])
+    setup(
+        game, "ann", items=["staff", "book", "eye", "wings", "water", "flute"], emeralds=3, fragments=["sun"]
+    )
     setup(game, "bob", items=["book"], fragments=["moon"])
     seen = notations(game, "ann")
     act(game, "ann", "trade Blue")
@@ -167,8 +180,14 @@ def test_the_view_shows_the_drawn_frontier_and_where_it_may_go() -> None:
     view = game.view(None)
     assert view["phase"] == "place_frontier" and view["drawn"] == "lake"
     lake = FRONTIER_BY_KEY["lake"]
-    assert view["drawn_card"] == {"key": "lake", "name": lake.name, "roads": ["N", "S"],
-                                  "dragon": True, "fragment": "sun", "action": lake.text}
+    assert view["drawn_card"] == {
+        "key": "lake",
+        "name": lake.name,
+        "roads": ["N", "S"],
+        "dragon": True,
+        "fragment": "sun",
+        "action": lake.text,
+    }
     assert view["placement_cells"] == _places(game, "ann") != []
     assert game.view("bob")["placement_cells"] == view["placement_cells"]
     act(game, "ann", f"place {view['placement_cells'][0]}")

@@ -158,7 +158,7 @@ def test_canvas_grows_with_the_station(views: dict[str, dict[str, Any]]) -> None
 def test_team_tokens_differ_in_shape_not_only_colour() -> None:
     masks = [argo_paint.token_sprite(c, "G", 24, argo_paint.PANEL)[1] for c in argo_paint.TEAM]
     for i, a in enumerate(masks):
-        for b in masks[i + 1:]:
+        for b in masks[i + 1 :]:
             assert ImageChops.difference(a.convert("L"), b.convert("L")).getbbox() is not None
 
 

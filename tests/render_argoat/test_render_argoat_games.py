@@ -13,8 +13,11 @@ from bot.engine.argoat import GAME
 from render import argoat
 
 SKIP = frozenset({"undo", "cancel", "withdraw", "decline"})
-CASES = [(n, difficulty, 100 + 10 * n + i)
-         for i, difficulty in enumerate(("journeyman", "adventurer")) for n in (2, 3, 4, 5)]
+CASES = [
+    (n, difficulty, 100 + 10 * n + i)
+    for i, difficulty in enumerate(("journeyman", "adventurer"))
+    for n in (2, 3, 4, 5)
+]
 
 
 def _snapshots(players: int, difficulty: str, seed: int) -> list[dict[str, Any]]:
@@ -74,8 +77,11 @@ def test_highlighted_cells_are_the_legal_placements(seed: int) -> None:
         view = game.view(None)
         gold = argoat._placement_cells(view)
         if view["phase"] in ("place_frontier", "place_forest"):
-            legal = {tuple(int(v) for v in a["at"].split(","))
-                     for a in game.legal_actions(prompt.player) if a["type"] == "place"}
+            legal = {
+                tuple(int(v) for v in a["at"].split(","))
+                for a in game.legal_actions(prompt.player)
+                if a["type"] == "place"
+            }
             assert gold == legal
             assert legal <= set(argoat._Layout(view).slots)  # every legal cell is drawn
             if view["phase"] == "place_frontier":

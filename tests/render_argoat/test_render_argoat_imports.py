@@ -43,6 +43,7 @@ def test_rendering_loads_no_engine_module() -> None:
         "    assert argoat.render_board(view)[:8] == b'\\x89PNG\\r\\n\\x1a\\n'\n"
         "print(sorted(m for m in sys.modules if m == 'bot' or m.startswith('bot.')))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                         text=True, check=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True, timeout=120
+    )
     assert out.stdout.strip() == "[]", out.stdout + out.stderr

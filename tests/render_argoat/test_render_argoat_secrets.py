@@ -10,8 +10,14 @@ from bot.engine.argoat import GAME
 from render import argoat
 
 SKIP = frozenset({"undo", "cancel", "withdraw", "decline"})
-OTHER_ITEM = {"staff": "book", "book": "eye", "eye": "wings", "wings": "water",
-              "water": "flute", "flute": "staff"}
+OTHER_ITEM = {
+    "staff": "book",
+    "book": "eye",
+    "eye": "wings",
+    "wings": "water",
+    "water": "flute",
+    "flute": "staff",
+}
 
 
 def _secretive_game(seed: int) -> Any:
@@ -47,7 +53,7 @@ def _twin_with_other_secrets(game: Any) -> Any:
     contents[eden], contents[target] = contents[target], contents[eden]
     for forest, content in zip(hidden, contents, strict=False):
         forest["content"] = content
-    state["darkness"] = contents[len(hidden):]
+    state["darkness"] = contents[len(hidden) :]
     for seat in state["seats"]:
         seat["items"] = [OTHER_ITEM[k] for k in seat["items"]]
     state["supply"] = list(reversed(state["supply"]))

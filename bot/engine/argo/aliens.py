@@ -24,10 +24,7 @@ def alien_kills(ctx: Ctx) -> None:
 
 def alien_targets(st: State, tile: int, came_from: int | None = None) -> list[int]:
     """Tiles an Alien on ``tile`` may enter (connected, not Waking Room, Pod or Safe Room)."""
-    return [
-        t for t in station.linked(st, tile)
-        if t != came_from and TILES[t].kind not in ALIEN_FORBIDDEN
-    ]
+    return [t for t in station.linked(st, tile) if t != came_from and TILES[t].kind not in ALIEN_FORBIDDEN]
 
 
 def _alien_id(ctx: Ctx, tile: int) -> AlienId:
@@ -42,8 +39,12 @@ def move_alien(ctx: Ctx, src: int, dst: int) -> None:
     ident = _alien_id(ctx, src)
     st.aliens = tuple(t for t in st.aliens if t != src)
     del ctx.alien_ids[src]
-    ctx.emit(f"{who(st, ctx.actor)} moves the Alien from {place(st, src)} to {place(st, dst)}.",
-             "alien", frm=src, to=dst)
+    ctx.emit(
+        f"{who(st, ctx.actor)} moves the Alien from {place(st, src)} to {place(st, dst)}.",
+        "alien",
+        frm=src,
+        to=dst,
+    )
     _alien_enters(ctx, ident, dst, came_from=src)
 
 
@@ -56,11 +57,17 @@ def _alien_enters(ctx: Ctx, ident: AlienId, tile: int, came_from: int) -> None:
             raise Infeasible()
         ctx.alien_pushed.add(other)
         options = [{"type": "push", "alien": 1, "to": t} for t in alien_targets(st, tile, came_from)]
-        choice = ctx.choose(options, f"{who(st, ctx.actor)}: choose where the Alien in "
-                            f"{place(st, tile)} is pushed.")
+        choice = ctx.choose(
+            options, f"{who(st, ctx.actor)}: choose where the Alien in {place(st, tile)} is pushed."
+        )
         target = choice["to"]
-        ctx.emit(f"The Alien in {place(st, tile)} is pushed to {place(st, target)}.", "alien",
-                 frm=tile, to=target, pushed=True)
+        ctx.emit(
+            f"The Alien in {place(st, tile)} is pushed to {place(st, target)}.",
+            "alien",
+            frm=tile,
+            to=target,
+            pushed=True,
+        )
         ctx.alien_ids[tile] = ident
         _alien_enters(ctx, other, target, came_from=tile)
         alien_arrives(ctx, tile)  # after the chain, so no Alien is ever off the board

@@ -52,16 +52,24 @@ def build(ctx: Ctx, action: Action) -> None:
             ctx.revealed = True
         else:
             st.display.pop(index)
-    ctx.emit(f"{who(st, ctx.actor)} builds {place(st, tile)}.", "build", tile=tile,
-             cell=list(cell), rot=action["rot"])
+    ctx.emit(
+        f"{who(st, ctx.actor)} builds {place(st, tile)}.",
+        "build",
+        tile=tile,
+        cell=list(cell),
+        rot=action["rot"],
+    )
     if ctx.revealed:
-        ctx.emit(f"{TILES[st.display[index]].name} ({TILES[st.display[index]].token}) is turned "
-                 "face up.", "reveal", tile=st.display[index], barrier=True)
+        ctx.emit(
+            f"{TILES[st.display[index]].name} ({TILES[st.display[index]].token}) is turned face up.",
+            "reveal",
+            tile=st.display[index],
+            barrier=True,
+        )
     if info.alien and len(st.aliens) < MAX_ALIENS:
         st.aliens = tuple(sorted((*st.aliens, tile)))
         ctx.emit(f"An Alien appears in {place(st, tile)}.", "alien", to=tile, new=True)
     st.phase = "actions"
     if not supply_left(st) and st.final_turns is None:
         st.final_turns = st.n + 1
-        ctx.emit("That was the last tile: this turn ends, then everyone plays one more turn.",
-                 "final")
+        ctx.emit("That was the last tile: this turn ends, then everyone plays one more turn.", "final")

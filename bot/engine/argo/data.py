@@ -137,9 +137,7 @@ TILES: tuple[TileType, ...] = _build_tiles()
 WAKING_ROOM_ID = 0
 MODULE_IDS: tuple[int, ...] = tuple(t.id for t in TILES if t.kind not in (WAKING_ROOM, POD))
 POD_IDS: tuple[int, ...] = tuple(t.id for t in TILES if t.kind == POD)
-SETUP_CORRIDOR_IDS: tuple[int, ...] = tuple(
-    t.id for t in TILES if t.kind == CORRIDOR and not t.alien
-)
+SETUP_CORRIDOR_IDS: tuple[int, ...] = tuple(t.id for t in TILES if t.kind == CORRIDOR and not t.alien)
 """Corridors without an Alien symbol: four of them are drawn at set-up."""
 
 

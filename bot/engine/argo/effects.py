@@ -74,9 +74,7 @@ class Ctx:
         self.revealed = False
         self.tm = tm
 
-    def choose(
-        self, options: list[Action], text: str, safe: bool = False, checked: bool = False
-    ) -> Action:
+    def choose(self, options: list[Action], text: str, safe: bool = False, checked: bool = False) -> Action:
         """The next decision among ``options`` (a single option is taken without asking)."""
         if not options:
             raise Infeasible()
@@ -163,8 +161,7 @@ def launch(ctx: Ctx, pod: int, why: str) -> None:
     st = ctx.st
     seats = TILES[pod].seats
     occupants = st.occ.get(pod, ())
-    ctx.emit(f"{place(st, pod).capitalize()} takes off {why}.", "launch", pod=pod,
-             occupants=list(occupants))
+    ctx.emit(f"{place(st, pod).capitalize()} takes off {why}.", "launch", pod=pod, occupants=list(occupants))
     for seat_index, aid in enumerate(occupants):
         points = seats[seat_index] * (2 if role(aid) == CHIEF else 1)
         st.loc[aid] = ESCAPED

@@ -46,12 +46,22 @@ class ArgoGame(Game):
     min_players = 2
     max_players = 4
     option_specs = (
-        OptionSpec("difficulty", "How dangerous the Aliens are (easy, medium, hard).", "medium",
-                   ("easy", "medium", "hard")),
-        OptionSpec("deep_space", "Meaner Teleporters: with only one in play, it kills.", "off",
-                   ("off", "on")),
-        OptionSpec("tm_wait", "Minutes to wait for Time Machine interrupts (0: no waiting).", 0,
-                   minimum=0, maximum=60),
+        OptionSpec(
+            "difficulty",
+            "How dangerous the Aliens are (easy, medium, hard).",
+            "medium",
+            ("easy", "medium", "hard"),
+        ),
+        OptionSpec(
+            "deep_space", "Meaner Teleporters: with only one in play, it kills.", "off", ("off", "on")
+        ),
+        OptionSpec(
+            "tm_wait",
+            "Minutes to wait for Time Machine interrupts (0: no waiting).",
+            0,
+            minimum=0,
+            maximum=60,
+        ),
     )
     rules_summary = (
         "Escape the Alien-infested station! Each turn: move one Alien (it kills), build a tile, "
@@ -94,8 +104,7 @@ class ArgoGame(Game):
         start = corridors[:4]
         for side, tile in zip(SIDES, start, strict=True):
             cell = step((0, 0), side)
-            fits = [rot for rot, mask in distinct_rotations(TILES[tile].doors)
-                    if mask & OPPOSITE[side]]
+            fits = [rot for rot, mask in distinct_rotations(TILES[tile].doors) if mask & OPPOSITE[side]]
             st.place(tile, cell, rng.choice(fits))
         stack = [t for t in MODULE_IDS if t not in start]
         rng.shuffle(stack)
@@ -243,11 +252,13 @@ class ArgoGame(Game):
         best = max(st.scores)
         alien = st.alien_score()
         if st.alien_victory or alien is None:
-            return Result((), scores, "The Alien track is full: the Aliens win and every player "
-                          "loses.")
+            return Result((), scores, "The Alien track is full: the Aliens win and every player loses.")
         if alien > best:
-            return Result((), scores, f"The Aliens win with {alien} points against the best "
-                          f"player's {best}: every player loses.")
+            return Result(
+                (),
+                scores,
+                f"The Aliens win with {alien} points against the best player's {best}: every player loses.",
+            )
         top = [i for i in range(st.n) if st.scores[i] == best]
         why = ""
         if len(top) > 1:
@@ -261,8 +272,7 @@ class ArgoGame(Game):
         winners = tuple(st.players[i] for i in top)
         names = " and ".join(who(st, i) for i in top)
         shared = " share the victory" if len(top) > 1 else " wins"
-        return Result(winners, scores, f"{names}{shared} with {best} points{why} (Aliens: "
-                      f"{alien}).")
+        return Result(winners, scores, f"{names}{shared} with {best} points{why} (Aliens: {alien}).")
 
     # ----- applying actions -----------------------------------------------------------------
 
@@ -305,8 +315,7 @@ class ArgoGame(Game):
             assert p is not None
             st.pending = None
             self._clear()
-            events.append(Event(f"{who(st, seat)} takes the unfinished choice back.",
-                                kind="cancel"))
+            events.append(Event(f"{who(st, seat)} takes the unfinished choice back.", kind="cancel"))
             if not p["tm"]:
                 self._drop_pending_log()
             self._auto(events)
@@ -316,8 +325,7 @@ class ArgoGame(Game):
         if kind == "pass" and st.hold is not None:
             st.hold = [*st.hold, seat]
             self._clear()
-            events.append(Event(f"{who(st, seat)} does not use the Time Machine.",
-                                kind="timemachine"))
+            events.append(Event(f"{who(st, seat)} does not use the Time Machine.", kind="timemachine"))
             if not self._waiting():
                 self._end_hold(events)
             self._auto(events)
@@ -325,8 +333,12 @@ class ArgoGame(Game):
             return events
         if kind == "timemachine":
             if st.pending is not None and st.pending["cancel"]:
-                events.append(Event(f"{who(st, st.active)}'s unfinished choice is cancelled by the "
-                                    "Time Machine.", kind="cancel"))
+                events.append(
+                    Event(
+                        f"{who(st, st.active)}'s unfinished choice is cancelled by the Time Machine.",
+                        kind="cancel",
+                    )
+                )
                 self._drop_pending_log()
             self._start(seat, action, events, tm=True)
         elif st.pending is not None:
@@ -370,8 +382,11 @@ class ArgoGame(Game):
             return ": the game is waiting for Time Machine decisions"
         if seat != st.active:
             return ": you may only use the Time Machine out of turn"
-        expected = {"alien": "move an Alien", "build": "build a tile",
-                    "actions": "move an Astronaut or activate a Module"}.get(st.phase, "")
+        expected = {
+            "alien": "move an Alien",
+            "build": "build a tile",
+            "actions": "move an Astronaut or activate a Module",
+        }.get(st.phase, "")
         wrong_build = kind == "build" and st.phase != "build"
         wrong_activate = kind == "activate" and st.phase != "actions"
         if wrong_build or wrong_activate:
@@ -389,10 +404,8 @@ class ArgoGame(Game):
 
     # ----- resolution of root actions and their decisions -----------------------------------
 
-    def _start(self, seat: int, root: Action, events: list[Event], tm: bool,
-               cancel: bool = True) -> None:
-        self.st.pending = {"seat": seat, "root": root, "choices": [], "tm": tm, "cancel": cancel,
-                           "text": ""}
+    def _start(self, seat: int, root: Action, events: list[Event], tm: bool, cancel: bool = True) -> None:
+        self.st.pending = {"seat": seat, "root": root, "choices": [], "tm": tm, "cancel": cancel, "text": ""}
         self._clear()
         self._resume(events)
 
@@ -407,9 +420,7 @@ class ArgoGame(Game):
             except effects.NeedDecision as need:
                 options = self._filter(need, p, choices)
                 if not options:
-                    raise RuntimeError(
-                        f"no way to complete {p['root']} after {choices}"
-                    ) from None
+                    raise RuntimeError(f"no way to complete {p['root']} after {choices}") from None
                 if len(options) == 1:
                     choices.append(options[0])
                     continue
@@ -426,12 +437,10 @@ class ArgoGame(Game):
         self._revealed = self._revealed or ctx.revealed
         self._after_commit(p, events)
 
-    def _filter(self, need: effects.NeedDecision, p: dict[str, Any],
-                choices: list[Action]) -> list[Action]:
+    def _filter(self, need: effects.NeedDecision, p: dict[str, Any], choices: list[Action]) -> list[Action]:
         if need.safe or need.checked:
             return need.options
-        return [o for o in need.options
-                if resolution.feasible(self.st, p["seat"], p["root"], [*choices, o])]
+        return [o for o in need.options if resolution.feasible(self.st, p["seat"], p["root"], [*choices, o])]
 
     def _pending_options(self) -> list[Action]:
         if "pending" not in self._cache:
@@ -459,9 +468,7 @@ class ArgoGame(Game):
         st.window = None
         st.hold = None
         root = p["root"]
-        action_phase = root["type"] == "activate" or (
-            root["type"] == "move" and "astronaut" in root
-        )
+        action_phase = root["type"] == "activate" or (root["type"] == "move" and "astronaut" in root)
         if action_phase and st.actions_used == 1 and st.actions_allowed() == 2:
             self._clear()
             if self._phase_options():  # there is a second action to come
@@ -484,8 +491,13 @@ class ArgoGame(Game):
         st.core_start = tuple(
             a for a in st.team(seat) if st.loc[a] >= 0 and TILES[st.loc[a]].kind == CORE_ROOM
         )
-        events.append(Event(f"Turn {st.turn + 1}: {who(st, seat)} plays.", kind="turn",
-                            data={"turn": st.turn, "player": st.players[seat]}))
+        events.append(
+            Event(
+                f"Turn {st.turn + 1}: {who(st, seat)} plays.",
+                kind="turn",
+                data={"turn": st.turn, "player": st.players[seat]},
+            )
+        )
         st.window = "start"
         self._clear()
         self._maybe_hold()
@@ -521,13 +533,16 @@ class ArgoGame(Game):
                 if self._phase_options():
                     return
                 if building.supply_left(st):
-                    events.append(Event("No tile can be placed anywhere: building is over.",
-                                        kind="build"))
+                    events.append(Event("No tile can be placed anywhere: building is over.", kind="build"))
                 st.phase = "actions"
                 if st.final_turns is None:
                     st.final_turns = st.n + 1
-                    events.append(Event("Nothing is left to build: this turn ends, then everyone "
-                                        "plays one more turn.", kind="final"))
+                    events.append(
+                        Event(
+                            "Nothing is left to build: this turn ends, then everyone plays one more turn.",
+                            kind="final",
+                        )
+                    )
                 self._clear()
                 continue
             if st.phase == "actions":
@@ -548,8 +563,7 @@ class ArgoGame(Game):
         if st.final_turns is not None:
             st.final_turns -= 1
             if st.final_turns <= 0:
-                self._finish(events, "the last tile was built and everyone has played one more "
-                             "turn.")
+                self._finish(events, "the last tile was built and everyone has played one more turn.")
                 return
         st.active = (st.active + 1) % st.n
         st.turn += 1
@@ -663,7 +677,15 @@ class ArgoGame(Game):
         before = list(st.scores)
         self.st = replay.st
         self._clear()
-        delta = {self.st.players[i]: self.st.scores[i] - before[i] for i in range(self.st.n)
-                 if self.st.scores[i] != before[i]}
-        return [Event(f"{who(self.st, seat)} takes back their last action.", kind="undo",
-                      data={"points_delta": delta})]
+        delta = {
+            self.st.players[i]: self.st.scores[i] - before[i]
+            for i in range(self.st.n)
+            if self.st.scores[i] != before[i]
+        }
+        return [
+            Event(
+                f"{who(self.st, seat)} takes back their last action.",
+                kind="undo",
+                data={"points_delta": delta},
+            )
+        ]

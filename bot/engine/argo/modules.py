@@ -56,10 +56,10 @@ def can_activate(st: State, seat: int, module: int) -> list[int]:
 def lab_targets(st: State) -> list[tuple[int, int]]:
     """(Astronaut, Alien tile) pairs the Lab may swap."""
     people = [
-        a for t in st.pos for a in st.occ.get(t, ())
-        if role(a) != ROBOT
-        and TILES[t].kind not in ALIEN_FORBIDDEN
-        and t not in st.aliens
+        a
+        for t in st.pos
+        for a in st.occ.get(t, ())
+        if role(a) != ROBOT and TILES[t].kind not in ALIEN_FORBIDDEN and t not in st.aliens
     ]
     return [(a, alien) for a in sorted(people) for alien in st.aliens]
 
@@ -86,9 +86,13 @@ def activate(ctx: Ctx, action: Action) -> None:
         chief = any(owner(a) == ctx.actor and role(a) == CHIEF for a in st.occ.get(module, ()))
         points = 4 if chief else 2
         data = ctx.score(ctx.actor, points)
-        ctx.emit(f"{who(st, ctx.actor)} activates {place(st, module)}"
-                 f"{' with the Chief' if chief else ''} and scores {points}.", "activate",
-                 module=module, **data)
+        ctx.emit(
+            f"{who(st, ctx.actor)} activates {place(st, module)}"
+            f"{' with the Chief' if chief else ''} and scores {points}.",
+            "activate",
+            module=module,
+            **data,
+        )
         return
     ctx.emit(f"{who(st, ctx.actor)} activates {place(st, module)}.", "activate", module=module)
     if kind == SECURITY_CENTER:
@@ -100,8 +104,12 @@ def activate(ctx: Ctx, action: Action) -> None:
         if index < len(st.track):
             st.track[index] = last
         put(st, aid, WAKING_ROOM_ID)
-        ctx.emit(f"{astro(st, aid)} is healed and wakes up in the Waking Room. The Aliens' "
-                 f"score is now {st.alien_score()}.", "revive", astronaut=aid)
+        ctx.emit(
+            f"{astro(st, aid)} is healed and wakes up in the Waking Room. The Aliens' "
+            f"score is now {st.alien_score()}.",
+            "revive",
+            astronaut=aid,
+        )
     elif kind == LASER:
         kill_alien(ctx, action["alien"], "is shot by the Laser")
     elif kind == LAB:
@@ -112,8 +120,13 @@ def activate(ctx: Ctx, action: Action) -> None:
         tile = action["tile"]
         old = place(st, tile)
         st.place(tile, (action["cell"][0], action["cell"][1]), action["rot"])
-        ctx.emit(f"{old[0].upper()}{old[1:]} is moved to {label(st.pos[tile])} with everything "
-                 "in it.", "control", tile=tile, cell=list(action["cell"]), rot=action["rot"])
+        ctx.emit(
+            f"{old[0].upper()}{old[1:]} is moved to {label(st.pos[tile])} with everything in it.",
+            "control",
+            tile=tile,
+            cell=list(action["cell"]),
+            rot=action["rot"],
+        )
 
 
 def _lab(ctx: Ctx, aid: int, alien: int) -> None:
@@ -122,8 +135,13 @@ def _lab(ctx: Ctx, aid: int, alien: int) -> None:
     leave(st, aid)
     put(st, aid, alien)
     st.aliens = tuple(sorted((*(t for t in st.aliens if t != alien), home)))
-    ctx.emit(f"{astro(st, aid)} in {place(st, home)} swaps places with the Alien in "
-             f"{place(st, alien)}.", "swap", astronaut=aid, frm=home, to=alien)
+    ctx.emit(
+        f"{astro(st, aid)} in {place(st, home)} swaps places with the Alien in {place(st, alien)}.",
+        "swap",
+        astronaut=aid,
+        frm=home,
+        to=alien,
+    )
     # The Astronaut arrives first (pushing if the tile is full, never teleported), then the
     # Alien, who kills at once; the state stays whole if the game ends on the way.
     if len(st.occ[alien]) > TILES[alien].capacity:
@@ -143,8 +161,11 @@ def _jump(ctx: Ctx, aid: int) -> None:
             options.append({"type": "pass"})
         elif not options:
             raise Infeasible()
-        choice = ctx.choose(options, f"{who(st, ctx.actor)}: choose the {number} move of "
-                            f"{astro(st, aid)} (Jump Room).", checked=True)
+        choice = ctx.choose(
+            options,
+            f"{who(st, ctx.actor)}: choose the {number} move of {astro(st, aid)} (Jump Room).",
+            checked=True,
+        )
         if choice["type"] == "pass":
             ctx.emit(f"{astro(st, aid)} makes no second jump.", "move", astronaut=aid)
             return

@@ -51,10 +51,16 @@ def enter(
             kill_astronaut(ctx, aid, f"enters {place(st, tile)} and is lost in deep space")
             return
         options = [{"type": "teleport", "to": t} for t in targets]
-        chosen = ctx.choose(options, f"{who(st, ctx.actor)}: choose where {astro(st, aid)} "
-                            "is teleported.")["to"]
-        ctx.emit(f"{astro(st, aid)} is teleported from {place(st, tile)} to "
-                 f"{place(st, chosen)}.", "teleport", astronaut=aid, frm=tile, to=chosen)
+        chosen = ctx.choose(options, f"{who(st, ctx.actor)}: choose where {astro(st, aid)} is teleported.")[
+            "to"
+        ]
+        ctx.emit(
+            f"{astro(st, aid)} is teleported from {place(st, tile)} to {place(st, chosen)}.",
+            "teleport",
+            astronaut=aid,
+            frm=tile,
+            to=chosen,
+        )
         enter(ctx, aid, chosen, came_from=tile, how="teleport")
         return
     put(st, aid, tile)
@@ -66,8 +72,13 @@ def enter(
             return
     if kind == POD:
         seat = len(st.occ[tile]) - 1
-        ctx.emit(f"{astro(st, aid)} takes the {TILES[tile].seats[seat]}-point seat of "
-                 f"{place(st, tile)}.", "seat", astronaut=aid, pod=tile, seat=seat)
+        ctx.emit(
+            f"{astro(st, aid)} takes the {TILES[tile].seats[seat]}-point seat of {place(st, tile)}.",
+            "seat",
+            astronaut=aid,
+            pod=tile,
+            seat=seat,
+        )
         if len(st.occ[tile]) >= TILES[tile].capacity:
             launch(ctx, tile, "full")
             return
@@ -79,8 +90,13 @@ def enter(
             elif decision == "relocate":
                 cell = (choice["cell"][0], choice["cell"][1])
                 st.place(tile, cell, choice["rot"])
-                ctx.emit(f"{astro(st, aid)} flies the Escape Pod to {label(cell)}.", "pilot",
-                         choice="relocate", pod=tile, cell=list(cell))
+                ctx.emit(
+                    f"{astro(st, aid)} flies the Escape Pod to {label(cell)}.",
+                    "pilot",
+                    choice="relocate",
+                    pod=tile,
+                    cell=list(cell),
+                )
             else:
                 ctx.emit(f"{astro(st, aid)} chooses to stay aboard.", "pilot", choice="stay")
         return
@@ -97,13 +113,19 @@ def push_out(ctx: Ctx, tile: int, entrant: int, came_from: int | None) -> None:
     for a in movers:
         for t in targets:
             options.extend(pilot_variants(st, {"type": "push", "astronaut": a, "to": t}, a, t))
-    choice = ctx.choose(options, f"{who(st, ctx.actor)}: {place(st, tile)} is full: choose who "
-                        "is pushed out, and where.")
+    choice = ctx.choose(
+        options, f"{who(st, ctx.actor)}: {place(st, tile)} is full: choose who is pushed out, and where."
+    )
     aid, target = choice["astronaut"], choice["to"]
     ctx.pushed.add(aid)
     leave(st, aid)
-    ctx.emit(f"{astro(st, aid)} is pushed from {place(st, tile)} to {place(st, target)}.",
-             "push", astronaut=aid, frm=tile, to=target)
+    ctx.emit(
+        f"{astro(st, aid)} is pushed from {place(st, tile)} to {place(st, target)}.",
+        "push",
+        astronaut=aid,
+        frm=tile,
+        to=target,
+    )
     enter(ctx, aid, target, came_from=tile, how="push", choice=choice)
 
 
@@ -117,11 +139,7 @@ def move_paths(st: State, aid: int) -> list[list[int]]:
     out = []
     for first in station.linked(st, start):
         out.append([first])
-        if (
-            role(aid) == EXPLORER
-            and TILES[first].kind not in (TELEPORTER, POD)
-            and first not in st.aliens
-        ):
+        if role(aid) == EXPLORER and TILES[first].kind not in (TELEPORTER, POD) and first not in st.aliens:
             for second in station.linked(st, first):
                 if second != start:
                     out.append([first, second])
@@ -161,8 +179,7 @@ def can_enter(
             continue
         changed = {**occ, tile: tuple(a for a in here if a != other)}
         for target in targets:
-            if can_enter(st, other, target, tile, "push", changed, dead_aliens,
-                         pushed | {other}):
+            if can_enter(st, other, target, tile, "push", changed, dead_aliens, pushed | {other}):
                 return True
     return False
 
@@ -201,7 +218,11 @@ def do_move(ctx: Ctx, action: Action) -> None:
     ctx.pushed = set()  # "pushed at most once" holds within one chain
     leave(st, aid)
     route = " via ".join(place(st, t) for t in reversed(path))
-    ctx.emit(f"{astro(st, aid)} moves from {place(st, start)} to {route}.", "move",
-             astronaut=aid, frm=start, path=list(path))
-    enter(ctx, aid, path[-1], came_from=path[-2] if len(path) > 1 else start, how="move",
-          choice=action)
+    ctx.emit(
+        f"{astro(st, aid)} moves from {place(st, start)} to {route}.",
+        "move",
+        astronaut=aid,
+        frm=start,
+        path=list(path),
+    )
+    enter(ctx, aid, path[-1], came_from=path[-2] if len(path) > 1 else start, how="move", choice=action)

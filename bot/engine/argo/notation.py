@@ -43,8 +43,9 @@ def notation(st: State, action: Action, decider: int | None) -> str:
     if kind == "push" and "alien" in action:
         return f"push Alien {_at(st, action['to'])}"
     if kind == "push":
-        return (f"push {piece(action['astronaut'], decider)} {_at(st, action['to'])}"
-                f"{_pilot_suffix(st, action)}")
+        return (
+            f"push {piece(action['astronaut'], decider)} {_at(st, action['to'])}{_pilot_suffix(st, action)}"
+        )
     if kind == "kill":
         return f"kill {piece(action['astronaut'], decider)}"
     if kind == "teleport":

@@ -39,8 +39,9 @@ def dispatch(ctx: Ctx, root: Action) -> None:
         assert tm is not None
         st.tokens[tm] = (*st.tokens.get(tm, ()), ctx.actor)
         st.activations[ctx.actor] += 1
-        ctx.emit(f"{who(st, ctx.actor)} activates {place(st, tm)} and acts out of turn.",
-                 "timemachine", module=tm)
+        ctx.emit(
+            f"{who(st, ctx.actor)} activates {place(st, tm)} and acts out of turn.", "timemachine", module=tm
+        )
         inner = root["do"]
         if inner["type"] == "move":
             do_move(ctx, inner)

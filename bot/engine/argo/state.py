@@ -13,16 +13,47 @@ ESCAPED = -2
 """Location of an Astronaut who left the station in an Escape Pod."""
 
 _COPIED = (
-    "pos", "rot", "doors", "cell", "occ", "tokens",
+    "pos",
+    "rot",
+    "doors",
+    "cell",
+    "occ",
+    "tokens",
 )
 _LISTS = (
-    "loc", "track", "scores", "activations", "escaped", "display", "stack", "pod_stack",
+    "loc",
+    "track",
+    "scores",
+    "activations",
+    "escaped",
+    "display",
+    "stack",
+    "pod_stack",
     "launched",
 )
 _PLAIN = (
-    "players", "difficulty", "deep_space", "tm_wait", "rng", "aliens", "turn", "active", "phase",
-    "actions_used", "moved", "core_start", "final_turns", "finished", "alien_victory",
-    "end_reason", "first_player", "window", "hold", "pending", "undo_base", "undo_log",
+    "players",
+    "difficulty",
+    "deep_space",
+    "tm_wait",
+    "rng",
+    "aliens",
+    "turn",
+    "active",
+    "phase",
+    "actions_used",
+    "moved",
+    "core_start",
+    "final_turns",
+    "finished",
+    "alien_victory",
+    "end_reason",
+    "first_player",
+    "window",
+    "hold",
+    "pending",
+    "undo_base",
+    "undo_log",
 )
 
 

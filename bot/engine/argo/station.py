@@ -122,12 +122,7 @@ def _pod_spots(st: State, pod: int, allowed: set[int] | dict[int, int]) -> list[
         for rot, mask in rotations:
             side = mask  # a pod has exactly one connector
             other = st.cell.get(step(cell, side))
-            if (
-                other is not None
-                and other != pod
-                and other in allowed
-                and st.doors[other] & OPPOSITE[side]
-            ):
+            if other is not None and other != pod and other in allowed and st.doors[other] & OPPOSITE[side]:
                 out.append((cell, rot))
     return out
 
@@ -141,9 +136,7 @@ def pod_placements(st: State, pod: int) -> list[Placement]:
 
 def pod_relocations(st: State, pod: int) -> list[Placement]:
     """Where a Pilot may move her Escape Pod: next to any Module without an Alien."""
-    allowed = {
-        t for t in st.pos if TILES[t].kind != POD and t not in st.aliens
-    }
+    allowed = {t for t in st.pos if TILES[t].kind != POD and t not in st.aliens}
     here = (st.pos[pod], st.rot[pod])
     return [p for p in _pod_spots(st, pod, allowed) if p != here]
 

@@ -94,25 +94,29 @@ def build_view(st: State, prompt: Prompt | None, result: Result | None) -> dict[
     slots = []
     for i, value in enumerate(values):
         body = st.track[i - covered] if covered <= i < covered + len(st.track) else None
-        slots.append({
-            "value": value,
-            "covered": i < covered,
-            "astronaut": astro_key(body) if body is not None else None,
-        })
+        slots.append(
+            {
+                "value": value,
+                "covered": i < covered,
+                "astronaut": astro_key(body) if body is not None else None,
+            }
+        )
     players = []
     for seat, pid in enumerate(st.players):
         team = [_astronaut(st, a) for a in st.team(seat)]
-        players.append({
-            "id": pid,
-            "seat": seat,
-            "colour": COLOURS[seat],
-            "score": st.scores[seat],
-            "activations": st.activations[seat],
-            "escaped": st.escaped[seat],
-            "dead": sum(1 for a in team if a["status"] == "dead"),
-            "seated": sum(1 for a in team if a["status"] == "pod"),
-            "first_player": seat == st.first_player,
-        })
+        players.append(
+            {
+                "id": pid,
+                "seat": seat,
+                "colour": COLOURS[seat],
+                "score": st.scores[seat],
+                "activations": st.activations[seat],
+                "escaped": st.escaped[seat],
+                "dead": sum(1 for a in team if a["status"] == "dead"),
+                "seated": sum(1 for a in team if a["status"] == "pod"),
+                "first_player": seat == st.first_player,
+            }
+        )
     pods_stack = [tile_type_view(TILES[p]) for p in st.pod_stack]
     view: dict[str, Any] = {
         "game": "Argo",
@@ -139,9 +143,7 @@ def build_view(st: State, prompt: Prompt | None, result: Result | None) -> dict[
         },
         "tiles": tiles,
         "astronauts": [_astronaut(st, a) for a in range(len(st.loc))],
-        "aliens": [
-            {"tile": t, "cell": list(st.pos[t]), "coord": label(st.pos[t])} for t in st.aliens
-        ],
+        "aliens": [{"tile": t, "cell": list(st.pos[t]), "coord": label(st.pos[t])} for t in st.aliens],
         "display": [tile_type_view(TILES[t]) for t in st.display],
         "stack_size": len(st.stack),
         "pods": {
@@ -164,7 +166,9 @@ def build_view(st: State, prompt: Prompt | None, result: Result | None) -> dict[
             "moment": st.window,
             "holding": st.hold is not None,
         },
-        "prompt": None if prompt is None else {
+        "prompt": None
+        if prompt is None
+        else {
             "player": prompt.player,
             "text": prompt.text,
             "others": list(prompt.others),

@@ -123,61 +123,158 @@ WASTELAND = "wasteland"
 PALACE = "palace"
 TRAIL = "trail"
 
-_FRAGMENT_TEXT = (
-    "Take the Knowledge of {} (a Fragment) from the Reliquary unless you already have it."
-)
+_FRAGMENT_TEXT = "Take the Knowledge of {} (a Fragment) from the Reliquary unless you already have it."
 
 FRONTIERS: tuple[Frontier, ...] = (
     Frontier(
-        "town", "Frontier Town", "NESW", TOWN,
+        "town",
+        "Frontier Town",
+        "NESW",
+        TOWN,
         "Draw a Frontier from the Discovery Deck and place it (and a Dark Forest if it bears "
         "the Dragon symbol), then take one Emerald from the Bank.",
     ),
     # Journeyman starting frontiers: three roads each, each missing a different side.
-    Frontier("mt_aour", "Mt. Aour", "NEW", FRAGMENT, _FRAGMENT_TEXT.format("the World"),
-             fragment="world", start="journeyman"),
-    Frontier("valley", "Valley of the Holy Dragon", "NES", FRAGMENT,
-             _FRAGMENT_TEXT.format("Life"), fragment="life", start="journeyman"),
-    Frontier("hermit", "Hermit's Abode", "ESW", FRAGMENT, _FRAGMENT_TEXT.format("Magic"),
-             fragment="magic", start="journeyman"),
-    Frontier("tower", "Tower of Moonlight", "NSW", FRAGMENT,
-             _FRAGMENT_TEXT.format("the Moon"), fragment="moon", start="journeyman"),
+    Frontier(
+        "mt_aour",
+        "Mt. Aour",
+        "NEW",
+        FRAGMENT,
+        _FRAGMENT_TEXT.format("the World"),
+        fragment="world",
+        start="journeyman",
+    ),
+    Frontier(
+        "valley",
+        "Valley of the Holy Dragon",
+        "NES",
+        FRAGMENT,
+        _FRAGMENT_TEXT.format("Life"),
+        fragment="life",
+        start="journeyman",
+    ),
+    Frontier(
+        "hermit",
+        "Hermit's Abode",
+        "ESW",
+        FRAGMENT,
+        _FRAGMENT_TEXT.format("Magic"),
+        fragment="magic",
+        start="journeyman",
+    ),
+    Frontier(
+        "tower",
+        "Tower of Moonlight",
+        "NSW",
+        FRAGMENT,
+        _FRAGMENT_TEXT.format("the Moon"),
+        fragment="moon",
+        start="journeyman",
+    ),
     # Adventurer starting frontiers: three roads each, each missing a different side.
-    Frontier("cave", "Glittering Cave", "NES", CAVE, "Take one Emerald from the Bank.",
-             start="adventurer"),
-    Frontier("caravan", "Caravan", "ESW", CARAVAN,
-             "You may pay one Emerald to draw an Item from the Supply.", start="adventurer"),
-    Frontier("temple", "Forgotten Temple", "NSW", TEMPLE,
-             "At the end of your turn, take another turn.", start="adventurer"),
-    Frontier("snowfields", "Labous Snowfields", "NEW", SNOWFIELDS,
-             "Move a Bleina of your choice from another Frontier to the Labous Snowfields.",
-             start="adventurer"),
+    Frontier("cave", "Glittering Cave", "NES", CAVE, "Take one Emerald from the Bank.", start="adventurer"),
+    Frontier(
+        "caravan",
+        "Caravan",
+        "ESW",
+        CARAVAN,
+        "You may pay one Emerald to draw an Item from the Supply.",
+        start="adventurer",
+    ),
+    Frontier(
+        "temple",
+        "Forgotten Temple",
+        "NSW",
+        TEMPLE,
+        "At the end of your turn, take another turn.",
+        start="adventurer",
+    ),
+    Frontier(
+        "snowfields",
+        "Labous Snowfields",
+        "NEW",
+        SNOWFIELDS,
+        "Move a Bleina of your choice from another Frontier to the Labous Snowfields.",
+        start="adventurer",
+    ),
     # The Discovery Deck's own frontiers; the seven Dragon frontiers are all among them.
-    Frontier("dunes", "Dir Dunes", "EW", FRAGMENT, _FRAGMENT_TEXT.format("the Forge"),
-             dragon=True, fragment="forge"),
-    Frontier("lake", "Lake Heol", "NS", FRAGMENT, _FRAGMENT_TEXT.format("the Sun"),
-             dragon=True, fragment="sun"),
-    Frontier("village", "Village of the Wind Tribe", "NE", FRAGMENT,
-             _FRAGMENT_TEXT.format("Spirits"), dragon=True, fragment="spirits"),
-    Frontier("dark_dragon", "Forest of the Dark Dragon", "NESW", FRAGMENT,
-             _FRAGMENT_TEXT.format("the Ruler"), dragon=True, fragment="ruler"),
-    Frontier("fountain", "Fountain of Desire", "SW", FOUNTAIN,
-             "You may pay two Emeralds to take a Fragment you don't already have; if you do, "
-             "return to the Frontier Town.", dragon=True),
-    Frontier("hill", "Hill of Dreams", "NEW", HILL,
-             "You may pay one Emerald to draw a Frontier and resolve its action, then put it "
-             "on the bottom of the Discovery Deck."),
-    Frontier("wasteland", "Wasteland", "ESW", WASTELAND,
-             "If you do not have any Items, draw one from the Supply.", dragon=True),
-    Frontier("palace", "Jeweled Palace", "NS", PALACE,
-             "Take one Emerald from the player(s) with the most Emeralds; if you have the most, "
-             "take one from the Bank."),
-    Frontier("trail_1", "Unmarked Trail", "NESW", TRAIL,
-             "You may move your Avatar to a different Unmarked Trail.", dragon=True),
-    Frontier("trail_2", "Unmarked Trail", "EW", TRAIL,
-             "You may move your Avatar to a different Unmarked Trail."),
-    Frontier("trail_3", "Unmarked Trail", "NS", TRAIL,
-             "You may move your Avatar to a different Unmarked Trail."),
+    Frontier(
+        "dunes",
+        "Dir Dunes",
+        "EW",
+        FRAGMENT,
+        _FRAGMENT_TEXT.format("the Forge"),
+        dragon=True,
+        fragment="forge",
+    ),
+    Frontier(
+        "lake", "Lake Heol", "NS", FRAGMENT, _FRAGMENT_TEXT.format("the Sun"), dragon=True, fragment="sun"
+    ),
+    Frontier(
+        "village",
+        "Village of the Wind Tribe",
+        "NE",
+        FRAGMENT,
+        _FRAGMENT_TEXT.format("Spirits"),
+        dragon=True,
+        fragment="spirits",
+    ),
+    Frontier(
+        "dark_dragon",
+        "Forest of the Dark Dragon",
+        "NESW",
+        FRAGMENT,
+        _FRAGMENT_TEXT.format("the Ruler"),
+        dragon=True,
+        fragment="ruler",
+    ),
+    Frontier(
+        "fountain",
+        "Fountain of Desire",
+        "SW",
+        FOUNTAIN,
+        "You may pay two Emeralds to take a Fragment you don't already have; if you do, "
+        "return to the Frontier Town.",
+        dragon=True,
+    ),
+    Frontier(
+        "hill",
+        "Hill of Dreams",
+        "NEW",
+        HILL,
+        "You may pay one Emerald to draw a Frontier and resolve its action, then put it "
+        "on the bottom of the Discovery Deck.",
+    ),
+    Frontier(
+        "wasteland",
+        "Wasteland",
+        "ESW",
+        WASTELAND,
+        "If you do not have any Items, draw one from the Supply.",
+        dragon=True,
+    ),
+    Frontier(
+        "palace",
+        "Jeweled Palace",
+        "NS",
+        PALACE,
+        "Take one Emerald from the player(s) with the most Emeralds; if you have the most, "
+        "take one from the Bank.",
+    ),
+    Frontier(
+        "trail_1",
+        "Unmarked Trail",
+        "NESW",
+        TRAIL,
+        "You may move your Avatar to a different Unmarked Trail.",
+        dragon=True,
+    ),
+    Frontier(
+        "trail_2", "Unmarked Trail", "EW", TRAIL, "You may move your Avatar to a different Unmarked Trail."
+    ),
+    Frontier(
+        "trail_3", "Unmarked Trail", "NS", TRAIL, "You may move your Avatar to a different Unmarked Trail."
+    ),
 )
 FRONTIER_BY_KEY: dict[str, Frontier] = {f.key: f for f in FRONTIERS}
 TOWN_KEY = "town"

@@ -20,13 +20,23 @@ def name_at(state: State, at: Coord) -> str:
 def take_from_bank(state: State, seat: Seat, events: list[Event]) -> None:
     """``seat`` takes one Emerald from the Bank; nothing happens if it is empty (Q5)."""
     if state.bank <= 0:
-        events.append(event(f"The Bank is empty: {player_ref(seat.id)} gets no Emerald.",
-                            kind="empty", data={"player": seat.id, "what": "bank"}))
+        events.append(
+            event(
+                f"The Bank is empty: {player_ref(seat.id)} gets no Emerald.",
+                kind="empty",
+                data={"player": seat.id, "what": "bank"},
+            )
+        )
         return
     state.bank -= 1
     seat.emeralds += 1
-    events.append(event(f"{player_ref(seat.id)} takes an Emerald from the Bank.",
-                        kind="emerald", data={"player": seat.id, "amount": 1}))
+    events.append(
+        event(
+            f"{player_ref(seat.id)} takes an Emerald from the Bank.",
+            kind="emerald",
+            data={"player": seat.id, "amount": 1},
+        )
+    )
 
 
 def pay(state: State, seat: Seat, amount: int) -> None:
@@ -39,35 +49,57 @@ def take_fragment(state: State, seat: Seat, key: str, events: list[Event]) -> bo
     """``seat`` takes Fragment ``key`` from the Reliquary unless they have it or none is left."""
     fragment = FRAGMENT_BY_KEY[key]
     if key in seat.fragments:
-        events.append(event(f"{player_ref(seat.id)} already has the {fragment.name}.",
-                            kind="fragment", data={"player": seat.id, "fragment": key,
-                                                   "taken": False}))
+        events.append(
+            event(
+                f"{player_ref(seat.id)} already has the {fragment.name}.",
+                kind="fragment",
+                data={"player": seat.id, "fragment": key, "taken": False},
+            )
+        )
         return False
     if state.reliquary[key] <= 0:
-        events.append(event(f"No {fragment.name} is left in the Reliquary.",
-                            kind="empty", data={"player": seat.id, "what": "reliquary",
-                                                "fragment": key}))
+        events.append(
+            event(
+                f"No {fragment.name} is left in the Reliquary.",
+                kind="empty",
+                data={"player": seat.id, "what": "reliquary", "fragment": key},
+            )
+        )
         return False
     state.reliquary[key] -= 1
     seat.add_fragment(key)
-    events.append(event(f"{player_ref(seat.id)} takes the {fragment.name}.",
-                        kind="fragment", data={"player": seat.id, "fragment": key,
-                                               "taken": True}))
+    events.append(
+        event(
+            f"{player_ref(seat.id)} takes the {fragment.name}.",
+            kind="fragment",
+            data={"player": seat.id, "fragment": key, "taken": True},
+        )
+    )
     return True
 
 
 def draw_item(state: State, seat: Seat, events: list[Event]) -> None:
     """``seat`` draws the top Item of the Supply (secretly); nothing if it is empty (Q5)."""
     if not state.supply:
-        events.append(event("The Supply is empty: no Item is drawn.", kind="empty",
-                            data={"player": seat.id, "what": "supply"}))
+        events.append(
+            event(
+                "The Supply is empty: no Item is drawn.",
+                kind="empty",
+                data={"player": seat.id, "what": "supply"},
+            )
+        )
         return
     key = state.supply.pop(0)
     seat.add_item(key)
-    events.append(event(f"{player_ref(seat.id)} drew an Item.", kind="item_drawn",
-                        data={"player": seat.id}))
-    events.append(event(f"You drew the {ITEM_BY_KEY[key].name}.", to=seat.id,
-                        kind="item_drawn", data={"player": seat.id, "item": key}))
+    events.append(event(f"{player_ref(seat.id)} drew an Item.", kind="item_drawn", data={"player": seat.id}))
+    events.append(
+        event(
+            f"You drew the {ITEM_BY_KEY[key].name}.",
+            to=seat.id,
+            kind="item_drawn",
+            data={"player": seat.id, "item": key},
+        )
+    )
 
 
 def explore(state: State, seat: Seat, at: Coord, events: list[Event], how: str) -> None:
@@ -75,12 +107,21 @@ def explore(state: State, seat: Seat, at: Coord, events: list[Event], how: str) 
     forest = state.forests[at]
     forest.markers.append(seat.id)
     seat.peeks.append(at)
-    events.append(event(
-        f"{player_ref(seat.id)} explored the Dark Forest at {fmt(at)} {how} and placed a "
-        "Check Marker.",
-        kind="explore", data={"player": seat.id, "forest": fmt(at)}))
-    events.append(event(f"The Dark Forest at {fmt(at)} hides {forest.content}.", to=seat.id,
-                        kind="peek", data={"forest": fmt(at), "content": forest.content}))
+    events.append(
+        event(
+            f"{player_ref(seat.id)} explored the Dark Forest at {fmt(at)} {how} and placed a Check Marker.",
+            kind="explore",
+            data={"player": seat.id, "forest": fmt(at)},
+        )
+    )
+    events.append(
+        event(
+            f"The Dark Forest at {fmt(at)} hides {forest.content}.",
+            to=seat.id,
+            kind="peek",
+            data={"forest": fmt(at), "content": forest.content},
+        )
+    )
 
 
 def move_bleina(state: State, source: Coord, target: Coord) -> None:
@@ -107,13 +148,15 @@ def end_turn(state: State, events: list[Event]) -> None:
     if state.extra_turns > 0:
         state.extra_turns -= 1
         who = state.seats[state.active].id
-        events.append(event(f"{player_ref(who)} takes another turn.",
-                            kind="extra_turn", data={"player": who}))
+        events.append(
+            event(f"{player_ref(who)} takes another turn.", kind="extra_turn", data={"player": who})
+        )
     else:
         state.active = (state.active + 1) % len(state.seats)
     state.turn += 1
     state.move = Movement()
     state.phase = TURN
     who = state.seats[state.active].id
-    events.append(event(f"It is {player_ref(who)}'s turn.", kind="turn",
-                        data={"player": who, "turn": state.turn}))
+    events.append(
+        event(f"It is {player_ref(who)}'s turn.", kind="turn", data={"player": who, "turn": state.turn})
+    )

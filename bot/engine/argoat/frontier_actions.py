@@ -97,8 +97,7 @@ def end_actions(state: State, kind: str) -> list[Action]:
     return [END if c is None else {"type": "end", "choice": c} for c in choices(state, kind)]
 
 
-def resolve(state: State, kind: str, choice: str | None, events: list[Event],
-            dreamt: bool = False) -> None:
+def resolve(state: State, kind: str, choice: str | None, events: list[Event], dreamt: bool = False) -> None:
     """Resolve the active player's Frontier Action of ``kind``; ends the turn unless the Town
     waits for a placement. ``dreamt`` when the card was drawn by the Hill of Dreams."""
     seat = state.current
@@ -116,29 +115,44 @@ def resolve(state: State, kind: str, choice: str | None, events: list[Event],
     elif kind == CARAVAN:
         if choice == PAY:
             pay(state, seat, 1)
-            events.append(event(f"{who} pays 1 Emerald at the Caravan.", kind="pay",
-                                data={"player": seat.id, "amount": 1}))
+            events.append(
+                event(
+                    f"{who} pays 1 Emerald at the Caravan.", kind="pay", data={"player": seat.id, "amount": 1}
+                )
+            )
             draw_item(state, seat, events)
         elif not state.supply:
-            events.append(event("The Supply is empty: the Caravan has nothing to sell.",
-                                kind="empty", data={"what": "supply"}))
+            events.append(
+                event(
+                    "The Supply is empty: the Caravan has nothing to sell.",
+                    kind="empty",
+                    data={"what": "supply"},
+                )
+            )
     elif kind == TEMPLE:
         state.extra_turns += 1
-        events.append(event(f"{who} will take another turn.", kind="temple",
-                            data={"player": seat.id}))
+        events.append(event(f"{who} will take another turn.", kind="temple", data={"player": seat.id}))
     elif kind == SNOWFIELDS:
         if choice is not None:
             move_bleina(state, parse(choice), seat.pos)
-            events.append(event(f"{who} calls a Bleina from {choice} to {fmt(seat.pos)}.",
-                                kind="bleina_called",
-                                data={"player": seat.id, "from": choice, "to": fmt(seat.pos)}))
+            events.append(
+                event(
+                    f"{who} calls a Bleina from {choice} to {fmt(seat.pos)}.",
+                    kind="bleina_called",
+                    data={"player": seat.id, "from": choice, "to": fmt(seat.pos)},
+                )
+            )
     elif kind == FOUNTAIN:
         if choice is not None and choice != PASS:
             pay(state, seat, 2)
-            events.append(event(
-                f"{who} pays 2 Emeralds at the Fountain of Desire for the "
-                f"{FRAGMENT_BY_KEY[choice].name} and returns to the Frontier Town.",
-                kind="pay", data={"player": seat.id, "amount": 2}))
+            events.append(
+                event(
+                    f"{who} pays 2 Emeralds at the Fountain of Desire for the "
+                    f"{FRAGMENT_BY_KEY[choice].name} and returns to the Frontier Town.",
+                    kind="pay",
+                    data={"player": seat.id, "amount": 2},
+                )
+            )
             take_fragment(state, seat, choice, events)
             seat.pos = state.town  # Q11: the Town's action is not resolved
     elif kind == HILL:
@@ -146,12 +160,22 @@ def resolve(state: State, kind: str, choice: str | None, events: list[Event],
             _dream(state, events)
             return
         if not state.discovery:
-            events.append(event("The Discovery Deck is empty: the Hill of Dreams shows nothing.",
-                                kind="empty", data={"what": "discovery"}))
+            events.append(
+                event(
+                    "The Discovery Deck is empty: the Hill of Dreams shows nothing.",
+                    kind="empty",
+                    data={"what": "discovery"},
+                )
+            )
     elif kind == WASTELAND:
         if seat.items:
-            events.append(event(f"{who} already has Items: the Wasteland gives nothing.",
-                                kind="wasteland", data={"player": seat.id}))
+            events.append(
+                event(
+                    f"{who} already has Items: the Wasteland gives nothing.",
+                    kind="wasteland",
+                    data={"player": seat.id},
+                )
+            )
         else:
             draw_item(state, seat, events)
     elif kind == PALACE:
@@ -159,8 +183,13 @@ def resolve(state: State, kind: str, choice: str | None, events: list[Event],
     elif kind == TRAIL:
         if choice is not None and choice != STAY:
             seat.pos = parse(choice)
-            events.append(event(f"{who} follows the Unmarked Trails to {choice}.",
-                                kind="trail", data={"player": seat.id, "to": choice}))
+            events.append(
+                event(
+                    f"{who} follows the Unmarked Trails to {choice}.",
+                    kind="trail",
+                    data={"player": seat.id, "to": choice},
+                )
+            )
     elif kind == FOREST:
         _forest(state, events)
     if dreamt:
@@ -172,21 +201,34 @@ def resolve(state: State, kind: str, choice: str | None, events: list[Event],
 def _town(state: State, events: list[Event]) -> None:
     """The Town: draw a frontier and wait for its placement, or go on if it cannot be placed."""
     if not state.discovery:
-        events.append(event("The Discovery Deck is empty: no Frontier is drawn.",
-                            kind="empty", data={"what": "discovery"}))
+        events.append(
+            event(
+                "The Discovery Deck is empty: no Frontier is drawn.", kind="empty", data={"what": "discovery"}
+            )
+        )
         _town_finish(state, events)
         return
     key = state.discovery.pop(0)
     frontier = FRONTIER_BY_KEY[key]
-    events.append(event(f"{player_ref(state.current.id)} draws {frontier.name}.",
-                        kind="draw", data={"player": state.current.id, "frontier": key}))
+    events.append(
+        event(
+            f"{player_ref(state.current.id)} draws {frontier.name}.",
+            kind="draw",
+            data={"player": state.current.id, "frontier": key},
+        )
+    )
     if state.frontier_spots(frontier.roads):
         state.drawn = key
         state.phase = PLACE_FRONTIER
         return
     state.discovery.append(key)
-    events.append(event(f"{frontier.name} fits nowhere on the map; it goes to the bottom of the "
-                        "Discovery Deck.", kind="unplaceable", data={"frontier": key}))
+    events.append(
+        event(
+            f"{frontier.name} fits nowhere on the map; it goes to the bottom of the Discovery Deck.",
+            kind="unplaceable",
+            data={"frontier": key},
+        )
+    )
     _town_finish(state, events)
 
 
@@ -210,29 +252,47 @@ def apply_place(state: State, action: Action, events: list[Event]) -> None:
         frontier = FRONTIER_BY_KEY[state.drawn]
         state.place_frontier(at, frontier.key)
         state.drawn = None
-        events.append(event(f"{who} places {frontier.name} at {fmt(at)}.", kind="place",
-                            data={"player": state.current.id, "frontier": frontier.key,
-                                  "at": fmt(at)}))
+        events.append(
+            event(
+                f"{who} places {frontier.name} at {fmt(at)}.",
+                kind="place",
+                data={"player": state.current.id, "frontier": frontier.key, "at": fmt(at)},
+            )
+        )
         if frontier.dragon:
             if not state.darkness:
-                events.append(event("The Darkness Deck is empty: no Dark Forest appears.",
-                                    kind="empty", data={"what": "darkness"}))
+                events.append(
+                    event(
+                        "The Darkness Deck is empty: no Dark Forest appears.",
+                        kind="empty",
+                        data={"what": "darkness"},
+                    )
+                )
             elif forest_spots(state.roads, at):
                 state.placed = at
                 state.phase = PLACE_FOREST
                 return
             else:  # Q7
-                events.append(event(f"{frontier.name} bears the Dragon symbol, but no Dark "
-                                    "Forest fits next to it.", kind="no_forest",
-                                    data={"at": fmt(at)}))
+                events.append(
+                    event(
+                        f"{frontier.name} bears the Dragon symbol, but no Dark Forest fits next to it.",
+                        kind="no_forest",
+                        data={"at": fmt(at)},
+                    )
+                )
         _town_finish(state, events)
         return
     assert state.placed is not None
     road = dict(forest_spots(state.roads, state.placed))[at]
     state.place_forest(Forest(at=at, road=road, content=state.darkness.pop(0)))
     state.placed = None
-    events.append(event(f"{who} places a Dark Forest at {fmt(at)}.", kind="forest",
-                        data={"player": state.current.id, "at": fmt(at), "road": road}))
+    events.append(
+        event(
+            f"{who} places a Dark Forest at {fmt(at)}.",
+            kind="forest",
+            data={"player": state.current.id, "at": fmt(at), "road": road},
+        )
+    )
     _town_finish(state, events)
 
 
@@ -248,9 +308,13 @@ def _dream(state: State, events: list[Event]) -> None:
     key = state.discovery.pop(0)
     state.drawn = key
     frontier = FRONTIER_BY_KEY[key]
-    events.append(event(f"{player_ref(seat.id)} pays 1 Emerald at the Hill of Dreams and draws "
-                        f"{frontier.name}.", kind="dream",
-                        data={"player": seat.id, "frontier": key, "amount": 1}))
+    events.append(
+        event(
+            f"{player_ref(seat.id)} pays 1 Emerald at the Hill of Dreams and draws {frontier.name}.",
+            kind="dream",
+            data={"player": seat.id, "frontier": key, "amount": 1},
+        )
+    )
     options = choices(state, frontier.action)
     if options == [None]:
         resolve(state, frontier.action, None, events, dreamt=True)
@@ -267,8 +331,7 @@ def dream_actions(state: State) -> list[Action]:
 def apply_dream(state: State, action: Action, events: list[Event]) -> None:
     """Resolve the dreamt frontier's action with the chosen option."""
     assert state.drawn is not None
-    resolve(state, FRONTIER_BY_KEY[state.drawn].action, action.get("choice"), events,
-            dreamt=True)
+    resolve(state, FRONTIER_BY_KEY[state.drawn].action, action.get("choice"), events, dreamt=True)
 
 
 def _wake(state: State, events: list[Event]) -> None:
@@ -276,8 +339,9 @@ def _wake(state: State, events: list[Event]) -> None:
     assert state.drawn is not None
     state.discovery.append(state.drawn)
     state.drawn = None
-    events.append(event("The dreamt Frontier goes to the bottom of the Discovery Deck.",
-                        kind="wake", data={}))
+    events.append(
+        event("The dreamt Frontier goes to the bottom of the Discovery Deck.", kind="wake", data={})
+    )
 
 
 def _palace(state: State, events: list[Event]) -> None:
@@ -291,9 +355,13 @@ def _palace(state: State, events: list[Event]) -> None:
         if other.emeralds == most and other is not seat:
             other.emeralds -= 1
             seat.emeralds += 1
-            events.append(event(f"{player_ref(seat.id)} takes an Emerald from "
-                                f"{player_ref(other.id)}.", kind="emerald",
-                                data={"player": seat.id, "from": other.id, "amount": 1}))
+            events.append(
+                event(
+                    f"{player_ref(seat.id)} takes an Emerald from {player_ref(other.id)}.",
+                    kind="emerald",
+                    data={"player": seat.id, "from": other.id, "amount": 1},
+                )
+            )
 
 
 def _forest(state: State, events: list[Event]) -> None:
@@ -303,34 +371,52 @@ def _forest(state: State, events: list[Event]) -> None:
     forest = state.forests[seat.pos]
     where = fmt(forest.at)
     if forest.flipped:
-        events.append(event(f"The Dark Forest at {where} is already face up: nothing happens.",
-                            kind="forest_empty", data={"forest": where}))
+        events.append(
+            event(
+                f"The Dark Forest at {where} is already face up: nothing happens.",
+                kind="forest_empty",
+                data={"forest": where},
+            )
+        )
         return
     if len(seat.fragments) == len(FRAGMENT_KEYS):  # Q9: no payment
         forest.flipped = True
-        events.append(event(f"{who}, holding all eight Fragments, flips the Dark Forest at "
-                            f"{where}: it is {forest.content}.", kind="flip",
-                            data={"player": seat.id, "forest": where,
-                                  "content": forest.content}))
+        events.append(
+            event(
+                f"{who}, holding all eight Fragments, flips the Dark Forest at "
+                f"{where}: it is {forest.content}.",
+                kind="flip",
+                data={"player": seat.id, "forest": where, "content": forest.content},
+            )
+        )
         if forest.content == EDEN:
             state.winner = state.active
             state.phase = OVER
-            events.append(event(f"{who} has found Eden and wins the game!", kind="win",
-                                data={"player": seat.id}))
+            events.append(
+                event(f"{who} has found Eden and wins the game!", kind="win", data={"player": seat.id})
+            )
         return
     if seat.id in forest.markers:
-        events.append(event(f"{who} has already explored the Dark Forest at {where}.",
-                            kind="forest_known", data={"player": seat.id, "forest": where}))
+        events.append(
+            event(
+                f"{who} has already explored the Dark Forest at {where}.",
+                kind="forest_known",
+                data={"player": seat.id, "forest": where},
+            )
+        )
         return
     cost = len(forest.markers)  # Q8: the first explorer pays nothing
     if seat.emeralds < cost:
         lost = seat.emeralds
         pay(state, seat, lost)
-        events.append(event(f"{who} cannot pay {cost} Emeralds to explore the Dark Forest at "
-                            f"{where} and loses all {lost} of their Emeralds.",
-                            kind="forest_fail",
-                            data={"player": seat.id, "forest": where, "lost": lost,
-                                  "cost": cost}))
+        events.append(
+            event(
+                f"{who} cannot pay {cost} Emeralds to explore the Dark Forest at "
+                f"{where} and loses all {lost} of their Emeralds.",
+                kind="forest_fail",
+                data={"player": seat.id, "forest": where, "lost": lost, "cost": cost},
+            )
+        )
         return
     pay(state, seat, cost)
     explore(state, seat, forest.at, events, f"(paying {cost} Emeralds)")

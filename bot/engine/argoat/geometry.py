@@ -46,8 +46,7 @@ def neighbours(coord: Coord) -> Iterator[tuple[str, Coord]]:
         yield side, step(coord, side)
 
 
-_SIDES = tuple((side, OFFSETS[side][0], OFFSETS[side][1], OPPOSITE[side])
-               for side in DIRECTIONS)
+_SIDES = tuple((side, OFFSETS[side][0], OFFSETS[side][1], OPPOSITE[side]) for side in DIRECTIONS)
 
 
 def fits(roads: Mapping[Coord, str], cell: Coord, card_roads: str) -> bool:
@@ -117,8 +116,7 @@ def open_cells(roads: Mapping[Coord, str]) -> dict[Coord, tuple[int, int]]:
     return cells
 
 
-def update_open_cells(cells: dict[Coord, tuple[int, int]], roads: Mapping[Coord, str],
-                      at: Coord) -> None:
+def update_open_cells(cells: dict[Coord, tuple[int, int]], roads: Mapping[Coord, str], at: Coord) -> None:
     """Bring :func:`open_cells` ``cells`` up to date after a card was placed on ``at``."""
     cells.pop(at, None)
     x, y = at
@@ -152,5 +150,6 @@ def exits(roads: Mapping[Coord, str], coord: Coord) -> list[tuple[str, Coord]]:
     """The sides of ``coord`` along which a road leads to a placed card, with that card's cell."""
     here = roads[coord]
     x, y = coord
-    return [(side, (x + dx, y + dy)) for side, dx, dy, _ in _SIDES
-            if side in here and (x + dx, y + dy) in roads]
+    return [
+        (side, (x + dx, y + dy)) for side, dx, dy, _ in _SIDES if side in here and (x + dx, y + dy) in roads
+    ]

@@ -34,14 +34,16 @@ def item_actions(state: State) -> list[Action]:
             actions.extend(_use(item, fmt(b)) for b in bleinas_elsewhere(state, seat.pos))
         elif item == "book":
             if seat.pos == state.town:
-                wanted = [f for f in FRAGMENT_KEYS
-                          if f not in seat.fragments and state.reliquary[f] > 0]
+                wanted = [f for f in FRAGMENT_KEYS if f not in seat.fragments and state.reliquary[f] > 0]
                 actions.extend(_use(item, f) for f in wanted)
                 if not wanted:  # "If you already possess all eight, this Item has no effect."
                     actions.append(_use(item))
         elif item == "eye":
-            actions.extend(_use(item, fmt(at)) for at, forest in sorted(state.forests.items())
-                           if not forest.flipped and seat.id not in forest.markers)
+            actions.extend(
+                _use(item, fmt(at))
+                for at, forest in sorted(state.forests.items())
+                if not forest.flipped and seat.id not in forest.markers
+            )
         elif item == "wings":
             if not move.wings and not move.bleina_used and not move.over:
                 actions.append(_use(item))
@@ -63,8 +65,13 @@ def apply_item(state: State, action: Action, events: list[Event]) -> None:
     seat.items.remove(item)
     state.used_items.append(item)
     who = player_ref(seat.id)
-    events.append(event(f"{who} uses the {ITEM_BY_KEY[item].name}.", kind="item_used",
-                        data={"player": seat.id, "item": item, "target": target}))
+    events.append(
+        event(
+            f"{who} uses the {ITEM_BY_KEY[item].name}.",
+            kind="item_used",
+            data={"player": seat.id, "item": item, "target": target},
+        )
+    )
     move = state.move
     if item == "staff":
         assert target is not None
@@ -74,13 +81,22 @@ def apply_item(state: State, action: Action, events: list[Event]) -> None:
             move.moved = True  # "you may choose whether or not you wish to move"
         else:
             move.over = True
-        events.append(event(
-            f"{who} travels to {name_at(state, seat.pos)} ({target}), where a Bleina is.",
-            kind="teleport", data={"player": seat.id, "from": fmt(start), "to": target}))
+        events.append(
+            event(
+                f"{who} travels to {name_at(state, seat.pos)} ({target}), where a Bleina is.",
+                kind="teleport",
+                data={"player": seat.id, "from": fmt(start), "to": target},
+            )
+        )
     elif item == "book":
         if target is None:
-            events.append(event("The Book of Wisdom has no effect.", kind="no_effect",
-                                data={"player": seat.id, "item": item}))
+            events.append(
+                event(
+                    "The Book of Wisdom has no effect.",
+                    kind="no_effect",
+                    data={"player": seat.id, "item": item},
+                )
+            )
         else:
             take_fragment(state, seat, target, events)
     elif item == "eye":
@@ -95,7 +111,10 @@ def apply_item(state: State, action: Action, events: list[Event]) -> None:
         move.free_bleina = True
         if target is not None:
             move_bleina(state, parse(target), seat.pos)
-            events.append(event(
-                f"{who} calls a Bleina from {target} to {fmt(seat.pos)}.",
-                kind="bleina_called", data={"player": seat.id, "from": target,
-                                            "to": fmt(seat.pos)}))
+            events.append(
+                event(
+                    f"{who} calls a Bleina from {target} to {fmt(seat.pos)}.",
+                    kind="bleina_called",
+                    data={"player": seat.id, "from": target, "to": fmt(seat.pos)},
+                )
+            )

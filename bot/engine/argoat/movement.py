@@ -22,8 +22,12 @@ def move_actions(state: State) -> list[Action]:
     pos = seat.pos
     walk = not move.over and not move.bleina_used and move.steps < move.max_steps
     ride = 0
-    if (not move.bleina_used and not move.wings  # once per turn; never with the Wings (Q15)
-            and pos in state.bleinas and (move.free_bleina or seat.emeralds >= 1)):
+    if (
+        not move.bleina_used
+        and not move.wings  # once per turn; never with the Wings (Q15)
+        and pos in state.bleinas
+        and (move.free_bleina or seat.emeralds >= 1)
+    ):
         ride = 1 if move.steps else 2  # after moving: one extra space; before: two
     walks, rides = state.move_lists(pos)
     actions = list(walks) if walk else []
@@ -46,9 +50,13 @@ def apply_move(state: State, action: Action, events: list[Event]) -> None:
         move.steps += 1
         move.moved = True
         to = fmt(end)
-        events.append(event(
-            f"{player_ref(seat.id)} moves {side} to {name_at(state, end)} ({to}).",
-            kind="move", data={"player": seat.id, "from": fmt(start), "to": to}))
+        events.append(
+            event(
+                f"{player_ref(seat.id)} moves {side} to {name_at(state, end)} ({to}).",
+                kind="move",
+                data={"player": seat.id, "from": fmt(start), "to": to},
+            )
+        )
         return
     cost = 0 if state.move.free_bleina else 1
     pay(state, seat, cost)
@@ -60,8 +68,17 @@ def apply_move(state: State, action: Action, events: list[Event]) -> None:
     state.move.bleina_used = True
     state.move.moved = True
     paid = "for free" if cost == 0 else "paying 1 Emerald"
-    events.append(event(
-        f"{player_ref(seat.id)} rides a Bleina {' '.join(action['path'])} ({paid}) to "
-        f"{name_at(state, pos)} ({fmt(pos)}).",
-        kind="bleina", data={"player": seat.id, "from": fmt(start), "to": fmt(pos),
-                             "path": list(action["path"]), "paid": cost}))
+    events.append(
+        event(
+            f"{player_ref(seat.id)} rides a Bleina {' '.join(action['path'])} ({paid}) to "
+            f"{name_at(state, pos)} ({fmt(pos)}).",
+            kind="bleina",
+            data={
+                "player": seat.id,
+                "from": fmt(start),
+                "to": fmt(pos),
+                "path": list(action["path"]),
+                "paid": cost,
+            },
+        )
+    )

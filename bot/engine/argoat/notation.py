@@ -13,7 +13,16 @@ from bot.engine.core import Action
 from .data import FRAGMENT_BY_KEY, ITEM_BY_KEY
 
 VERBS: tuple[str, ...] = (
-    "move", "use", "trade", "end", "place", "accept", "decline", "withdraw", "cancel", "undo",
+    "move",
+    "use",
+    "trade",
+    "end",
+    "place",
+    "accept",
+    "decline",
+    "withdraw",
+    "cancel",
+    "undo",
 )
 
 

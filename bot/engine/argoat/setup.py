@@ -29,8 +29,9 @@ def starting_layouts(difficulty: str) -> list[tuple[str, ...]]:
     connect to the Town (a frontier needs a road on the side facing the Town)."""
     layouts = []
     for order in permutations(starting_frontiers(difficulty)):
-        if all(OPPOSITE[side] in FRONTIER_BY_KEY[key].roads
-               for side, key in zip(DIRECTIONS, order, strict=True)):
+        if all(
+            OPPOSITE[side] in FRONTIER_BY_KEY[key].roads for side, key in zip(DIRECTIONS, order, strict=True)
+        ):
             layouts.append(order)
     return layouts
 

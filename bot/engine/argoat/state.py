@@ -25,7 +25,8 @@ MOVES: dict[str, Action] = {side: {"type": "move", "dir": side} for side in DIRE
 """The one-space moves, shared by every game (actions are never changed once made)."""
 RIDES: dict[str, Action] = {
     path: {"type": "bleina", "path": list(path)}
-    for path in [*DIRECTIONS, *(a + b for a in DIRECTIONS for b in DIRECTIONS)]}
+    for path in [*DIRECTIONS, *(a + b for a in DIRECTIONS for b in DIRECTIONS)]
+}
 """The Bleina rides by their sides (``"N"``, ``"NE"``), shared like :data:`MOVES`."""
 
 TURN = "turn"
@@ -106,8 +107,15 @@ class Movement:
 
     def values(self) -> tuple[Any, ...]:
         """The fields in order (``Movement(*values)`` makes an equal record)."""
-        return (self.steps, self.max_steps, self.moved, self.over, self.bleina_used, self.wings,
-                self.free_bleina)
+        return (
+            self.steps,
+            self.max_steps,
+            self.moved,
+            self.over,
+            self.bleina_used,
+            self.wings,
+            self.free_bleina,
+        )
 
 
 Snapshot = tuple[Coord, int, int, tuple[Coord, ...], tuple[Any, ...]]
@@ -155,8 +163,7 @@ class State:
     """Derived: the road sides of every card on the map (frontiers and forests)."""
     _exits: dict[Coord, list[tuple[str, Coord]]] = field(default_factory=dict, repr=False)
     _spots: dict[str, list[Coord]] = field(default_factory=dict, repr=False)
-    _moves: dict[Coord, tuple[list[Action], list[Action]]] = field(default_factory=dict,
-                                                                  repr=False)
+    _moves: dict[Coord, tuple[list[Action], list[Action]]] = field(default_factory=dict, repr=False)
     _rides: dict[Coord, list[Action]] = field(default_factory=dict, repr=False)
     _trails: list[Coord] | None = field(default=None, repr=False)
     _open: dict[Coord, tuple[int, int]] | None = field(default=None, repr=False)
@@ -188,10 +195,12 @@ class State:
         for cell in ((x, y + 1), (x + 1, y), (x, y - 1), (x - 1, y)):
             self._exits.pop(cell, None)
         # moves from the card's neighbours change, two-space rides from up to two steps away
-        self._moves = {cell: moves for cell, moves in self._moves.items()
-                       if abs(cell[0] - x) + abs(cell[1] - y) > 1}
-        self._rides = {cell: rides for cell, rides in self._rides.items()
-                       if abs(cell[0] - x) + abs(cell[1] - y) > 2}
+        self._moves = {
+            cell: moves for cell, moves in self._moves.items() if abs(cell[0] - x) + abs(cell[1] - y) > 1
+        }
+        self._rides = {
+            cell: rides for cell, rides in self._rides.items() if abs(cell[0] - x) + abs(cell[1] - y) > 2
+        }
 
     def place_frontier(self, at: Coord, key: str) -> None:
         """Put a frontier card on the map."""
@@ -213,15 +222,16 @@ class State:
                 self._open = open_cells(self.roads)
             bits = road_bits(card_roads)
             found = self._spots[card_roads] = sorted(
-                cell for cell, (need, blank) in self._open.items()
-                if bits & need == need and not bits & blank)
+                cell for cell, (need, blank) in self._open.items() if bits & need == need and not bits & blank
+            )
         return found
 
     def trails(self) -> list[Coord]:
         """The cells of the Unmarked Trails on the map, sorted (a shared list)."""
         if self._trails is None:
-            self._trails = sorted(at for at, key in self.frontiers.items()
-                                  if FRONTIER_BY_KEY[key].action == TRAIL)
+            self._trails = sorted(
+                at for at, key in self.frontiers.items() if FRONTIER_BY_KEY[key].action == TRAIL
+            )
         return self._trails
 
     def exits(self, at: Coord) -> list[tuple[str, Coord]]:
@@ -237,16 +247,16 @@ class State:
         found = self._moves.get(at)
         if found is None:
             first = self.exits(at)
-            found = self._moves[at] = ([MOVES[side] for side, _ in first],
-                                       [RIDES[side] for side, _ in first])
+            found = self._moves[at] = ([MOVES[side] for side, _ in first], [RIDES[side] for side, _ in first])
         return found
 
     def long_rides(self, at: Coord) -> list[Action]:
         """The two-space Bleina rides from ``at`` (shared, like :meth:`move_lists`)."""
         found = self._rides.get(at)
         if found is None:
-            found = self._rides[at] = [RIDES[side + side2] for side, cell in self.exits(at)
-                                       for side2, _ in self.exits(cell)]
+            found = self._rides[at] = [
+                RIDES[side + side2] for side, cell in self.exits(at) for side2, _ in self.exits(cell)
+            ]
         return found
 
     # -- lookups -------------------------------------------------------------------------
@@ -287,8 +297,13 @@ class State:
         Bank, the Bleina, the turn's movement record (a cheap tuple; JSON in :meth:`to_json`)."""
         seat = self.seats[self.active]
         m = self.move
-        return (seat.pos, seat.emeralds, self.bank, tuple(self.bleinas),
-                (m.steps, m.max_steps, m.moved, m.over, m.bleina_used, m.wings, m.free_bleina))
+        return (
+            seat.pos,
+            seat.emeralds,
+            self.bank,
+            tuple(self.bleinas),
+            (m.steps, m.max_steps, m.moved, m.over, m.bleina_used, m.wings, m.free_bleina),
+        )
 
     def restore_movement(self, snapshot: Snapshot) -> None:
         """Go back to a :meth:`movement_snapshot` (only moves were made since)."""
@@ -339,9 +354,7 @@ class State:
             "extra_turns": self.extra_turns,
             "phase": self.phase,
             "move": dict(zip(_MOVEMENT_FIELDS, self.move.values(), strict=True)),
-            "trade": None
-            if self.trade is None
-            else [self.trade[0], [list(part) for part in self.trade[1]]],
+            "trade": None if self.trade is None else [self.trade[0], [list(part) for part in self.trade[1]]],
             "drawn": self.drawn,
             "placed": None if self.placed is None else list(self.placed),
             "winner": self.winner,
@@ -406,15 +419,23 @@ _MOVEMENT_FIELDS = tuple(f.name for f in fields(Movement))
 
 def _snapshot_json(snapshot: Snapshot) -> dict[str, Any]:
     pos, emeralds, bank, bleinas, move = snapshot
-    return {"pos": list(pos), "emeralds": emeralds, "bank": bank,
-            "bleinas": [list(b) for b in bleinas],
-            "move": dict(zip(_MOVEMENT_FIELDS, move, strict=True))}
+    return {
+        "pos": list(pos),
+        "emeralds": emeralds,
+        "bank": bank,
+        "bleinas": [list(b) for b in bleinas],
+        "move": dict(zip(_MOVEMENT_FIELDS, move, strict=True)),
+    }
 
 
 def _snapshot_from_json(data: dict[str, Any]) -> Snapshot:
-    return ((data["pos"][0], data["pos"][1]), data["emeralds"], data["bank"],
-            tuple((b[0], b[1]) for b in data["bleinas"]),
-            tuple(data["move"][name] for name in _MOVEMENT_FIELDS))
+    return (
+        (data["pos"][0], data["pos"][1]),
+        data["emeralds"],
+        data["bank"],
+        tuple((b[0], b[1]) for b in data["bleinas"]),
+        tuple(data["move"][name] for name in _MOVEMENT_FIELDS),
+    )
 
 
 def new_seats(players: list[str]) -> list[Seat]:

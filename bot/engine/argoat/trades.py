@@ -48,8 +48,7 @@ def _part(side: str, what: str, which: str | None = None) -> Action:
     return action
 
 
-_FRAGMENT_PARTS = {side: {f: _part(side, FRAGMENT, f) for f in FRAGMENT_KEYS}
-                   for side in (GIVE, ASK)}
+_FRAGMENT_PARTS = {side: {f: _part(side, FRAGMENT, f) for f in FRAGMENT_KEYS} for side in (GIVE, ASK)}
 _GIVE_ITEM_PARTS = {k: _part(GIVE, ITEM, k) for k in ITEM_KEYS}
 
 
@@ -104,8 +103,7 @@ def side_menu(state: State, giver: Seat, taker: Seat, side: str) -> SideMenu:
     reliquary = state.reliquary
     theirs = taker.fragments
     fragment_parts = _FRAGMENT_PARTS[side]
-    fragments = [(f, fragment_parts[f]) for f in giver.fragments
-                 if f not in theirs and reliquary[f] > 0]
+    fragments = [(f, fragment_parts[f]) for f in giver.fragments if f not in theirs and reliquary[f] > 0]
     cells = []
     markers = 0
     forests = state.forests
@@ -204,8 +202,12 @@ def _problem(state: State, proposer: Seat, partner: Seat, tally: Tally) -> str |
             return f"{player_ref(taker.id)} has too few Check Markers left."
         for where in looks:
             forest = state.forests.get(parse(where))
-            if (forest is None or forest.flipped or giver.id not in forest.markers
-                    or taker.id in forest.markers):
+            if (
+                forest is None
+                or forest.flipped
+                or giver.id not in forest.markers
+                or taker.id in forest.markers
+            ):
                 return f"The Dark Forest at {where} can no longer be explored in this trade."
     given = tally[GIVE][3]
     for k in set(given):
@@ -227,8 +229,7 @@ def accept_actions(state: State) -> list[Action]:
     if not wanted:
         return [{"type": "accept"}]
     hand = sorted(partner.items, key=ITEM_KEYS.index)
-    picks = sorted(set(combinations(hand, wanted)),
-                   key=lambda c: [ITEM_KEYS.index(k) for k in c])
+    picks = sorted(set(combinations(hand, wanted)), key=lambda c: [ITEM_KEYS.index(k) for k in c])
     return [{"type": "accept", "items": list(pick)} for pick in picks]
 
 
@@ -271,14 +272,17 @@ def _join(words: list[str]) -> str:
 def describe(proposer: str, partner: str, parts: Parts, names: bool = False) -> str:
     """The trade in words; Item kinds appear only with ``names`` (for the proposer alone).
     Remembered: the same few trades recur."""
-    return (f"{player_ref(proposer)} gives {_join(_summary(parts, GIVE, names))}; "
-            f"{player_ref(partner)} gives {_join(_summary(parts, ASK, names))}")
+    return (
+        f"{player_ref(proposer)} gives {_join(_summary(parts, GIVE, names))}; "
+        f"{player_ref(partner)} gives {_join(_summary(parts, ASK, names))}"
+    )
 
 
 def public_data(parts: Parts) -> dict[str, Any]:
     """The trade's terms without any secret (Item counts only)."""
     terms: dict[str, dict[str, Any]] = {
-        side: {"emeralds": 0, "fragments": [], "explore": [], "items": 0} for side in (GIVE, ASK)}
+        side: {"emeralds": 0, "fragments": [], "explore": [], "items": 0} for side in (GIVE, ASK)
+    }
     for side, what, which in parts:
         t = terms[side]
         if what == EMERALD:
@@ -298,9 +302,14 @@ def execute(state: State, chosen: list[str], events: list[Event]) -> None:
     proposer = state.current
     partner = state.seat(state.trade[0])
     parts = state.trade[1]
-    events.append(event(f"{player_ref(proposer.id)} traded with {player_ref(partner.id)}: "
-                        f"{describe(proposer.id, partner.id, parts)}.", kind="trade",
-                        data={"from": proposer.id, "to": partner.id, **public_data(parts)}))
+    events.append(
+        event(
+            f"{player_ref(proposer.id)} traded with {player_ref(partner.id)}: "
+            f"{describe(proposer.id, partner.id, parts)}.",
+            kind="trade",
+            data={"from": proposer.id, "to": partner.id, **public_data(parts)},
+        )
+    )
     received: dict[str, list[str]] = {proposer.id: [], partner.id: []}
     for side, what, which in parts:
         giver, taker = (proposer, partner) if side == GIVE else (partner, proposer)
@@ -311,8 +320,7 @@ def execute(state: State, chosen: list[str], events: list[Event]) -> None:
             state.reliquary[which] -= 1
             taker.add_fragment(which)
         elif what == EXPLORE:
-            explore(state, taker, parse(which), events,
-                    f"through a trade with {player_ref(giver.id)}")
+            explore(state, taker, parse(which), events, f"through a trade with {player_ref(giver.id)}")
         elif what == ITEM and side == GIVE:
             giver.items.remove(which)
             taker.add_item(which)
@@ -324,6 +332,12 @@ def execute(state: State, chosen: list[str], events: list[Event]) -> None:
     for who, kinds in received.items():
         if kinds:
             names = _join([f"the {ITEM_BY_KEY[k].name}" for k in kinds])
-            events.append(event(f"In the trade you received {names}.", to=who,
-                                kind="item_received", data={"items": list(kinds)}))
+            events.append(
+                event(
+                    f"In the trade you received {names}.",
+                    to=who,
+                    kind="item_received",
+                    data={"items": list(kinds)},
+                )
+            )
     state.trade = None

@@ -119,7 +119,9 @@ def build_view(game: ArgoatGame, player: str | None) -> dict[str, Any]:
         "winner": None if state.winner is None else state.seats[state.winner].id,
         "turn": state.turn,
         "phase": state.phase,
-        "prompt": None if prompt is None else {
+        "prompt": None
+        if prompt is None
+        else {
             "player": prompt.player,
             "text": prompt.text,
             "others": list(prompt.others),
@@ -129,12 +131,16 @@ def build_view(game: ArgoatGame, player: str | None) -> dict[str, Any]:
         "frontiers": _frontiers(state),
         "forests": _forests(state),
         "bleinas": [fmt(b) for b in state.bleinas],
-        "decks": {"discovery": len(state.discovery), "supply": len(state.supply),
-                  "darkness": len(state.darkness)},
+        "decks": {
+            "discovery": len(state.discovery),
+            "supply": len(state.supply),
+            "darkness": len(state.darkness),
+        },
         "bank": state.bank,
         "reliquary": dict(state.reliquary),
-        "discard": {k: n for k, n in sorted(Counter(state.used_items).items(),
-                                            key=lambda kv: ITEM_KEYS.index(kv[0]))},
+        "discard": {
+            k: n for k, n in sorted(Counter(state.used_items).items(), key=lambda kv: ITEM_KEYS.index(kv[0]))
+        },
         "movement": {
             "moved": state.move.moved,
             "steps": state.move.steps,
@@ -148,8 +154,7 @@ def build_view(game: ArgoatGame, player: str | None) -> dict[str, Any]:
         "drawn": state.drawn,
         "drawn_card": None if state.drawn is None else _face(state.drawn),
         "placement_cells": _placement_cells(state),
-        "forest_for": fmt(state.placed)
-        if state.phase == PLACE_FOREST and state.placed is not None else None,
+        "forest_for": fmt(state.placed) if state.phase == PLACE_FOREST and state.placed is not None else None,
         "bounds": _bounds(state),
     }
     if player is not None and player in game.players:
@@ -158,8 +163,7 @@ def build_view(game: ArgoatGame, player: str | None) -> dict[str, Any]:
             "id": seat.id,
             "items": list(seat.items),
             "item_names": [ITEM_BY_KEY[k].name for k in seat.items],
-            "peeks": [{"at": fmt(at), "content": state.forests[at].content}
-                      for at in seat.peeks],
+            "peeks": [{"at": fmt(at), "content": state.forests[at].content} for at in seat.peeks],
             "fragment_names": [FRAGMENT_BY_KEY[f].name for f in seat.fragments],
         }
         if state.trade is not None and state.current.id == player:
