@@ -7,6 +7,9 @@ import logging
 import signal
 import sys
 
+import aiohttp
+import discord
+
 from bot.app import create_bot
 from bot.config import ConfigError, Settings, setup_logging
 
@@ -35,13 +38,12 @@ def main() -> int:
     log.info("starting with database %s", settings.database_path)
     try:
         asyncio.run(run(settings))
-    except Exception as exc:  # a login failure is the common case: no traceback for the user
-        import discord
-
-        if isinstance(exc, discord.LoginFailure):
-            log.error("Discord refused the token (DISCORD_TOKEN): %s", exc)
-            return 2
-        raise
+    except discord.LoginFailure as exc:
+        log.error("Discord refused the token (DISCORD_TOKEN): %s", exc)
+        return 2
+    except (aiohttp.ClientError, OSError) as exc:
+        log.error("Cannot reach Discord: %s", exc)
+        return 1
     return 0
 
 
