@@ -100,8 +100,7 @@ def end_actions(state: State, kind: str) -> list[Action]:
 def resolve(state: State, kind: str, choice: str | None, events: list[Event], dreamt: bool = False) -> None:
     """Resolve the active player's Frontier Action of ``kind``; ends the turn unless the Town
     waits for a placement. ``dreamt`` when the card was drawn by the Hill of Dreams."""
-    seat = state.current
-    who = player_ref(seat.id)
+    seat = state.seats[state.active]
     if kind == TOWN:
         _town(state, events)
         return
@@ -117,7 +116,9 @@ def resolve(state: State, kind: str, choice: str | None, events: list[Event], dr
             pay(state, seat, 1)
             events.append(
                 event(
-                    f"{who} pays 1 Emerald at the Caravan.", kind="pay", data={"player": seat.id, "amount": 1}
+                    f"{player_ref(seat.id)} pays 1 Emerald at the Caravan.",
+                    kind="pay",
+                    data={"player": seat.id, "amount": 1},
                 )
             )
             draw_item(state, seat, events)
@@ -131,13 +132,15 @@ def resolve(state: State, kind: str, choice: str | None, events: list[Event], dr
             )
     elif kind == TEMPLE:
         state.extra_turns += 1
-        events.append(event(f"{who} will take another turn.", kind="temple", data={"player": seat.id}))
+        events.append(
+            event(f"{player_ref(seat.id)} will take another turn.", kind="temple", data={"player": seat.id})
+        )
     elif kind == SNOWFIELDS:
         if choice is not None:
             move_bleina(state, parse(choice), seat.pos)
             events.append(
                 event(
-                    f"{who} calls a Bleina from {choice} to {fmt(seat.pos)}.",
+                    f"{player_ref(seat.id)} calls a Bleina from {choice} to {fmt(seat.pos)}.",
                     kind="bleina_called",
                     data={"player": seat.id, "from": choice, "to": fmt(seat.pos)},
                 )
@@ -147,7 +150,7 @@ def resolve(state: State, kind: str, choice: str | None, events: list[Event], dr
             pay(state, seat, 2)
             events.append(
                 event(
-                    f"{who} pays 2 Emeralds at the Fountain of Desire for the "
+                    f"{player_ref(seat.id)} pays 2 Emeralds at the Fountain of Desire for the "
                     f"{FRAGMENT_BY_KEY[choice].name} and returns to the Frontier Town.",
                     kind="pay",
                     data={"player": seat.id, "amount": 2},
@@ -171,7 +174,7 @@ def resolve(state: State, kind: str, choice: str | None, events: list[Event], dr
         if seat.items:
             events.append(
                 event(
-                    f"{who} already has Items: the Wasteland gives nothing.",
+                    f"{player_ref(seat.id)} already has Items: the Wasteland gives nothing.",
                     kind="wasteland",
                     data={"player": seat.id},
                 )
@@ -185,7 +188,7 @@ def resolve(state: State, kind: str, choice: str | None, events: list[Event], dr
             seat.pos = parse(choice)
             events.append(
                 event(
-                    f"{who} follows the Unmarked Trails to {choice}.",
+                    f"{player_ref(seat.id)} follows the Unmarked Trails to {choice}.",
                     kind="trail",
                     data={"player": seat.id, "to": choice},
                 )

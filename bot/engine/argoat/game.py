@@ -263,7 +263,7 @@ class ArgoatGame(Game):
             if me.items:
                 actions += items.item_actions(s)
             for seat in s.seats:  # trade partners: on the same frontier (Q3)
-                if seat.pos == here and seat is not me and trades.can_trade(s, me, seat):
+                if seat is not me and seat.pos == here and trades.can_trade(s, me, seat):
                     actions.append({"type": "trade", "with": seat.id})
             if move.moved:
                 actions += frontier_actions.end_actions(s, frontier_actions.action_kind(s, here))
@@ -313,6 +313,9 @@ class ArgoatGame(Game):
             snapshot = s.movement_snapshot()
             movement.apply_move(s, action, events)
             s.undo.append(snapshot)
+        elif kind == "end":  # the most common barrier, tested first
+            self._end(action, events)
+            s.undo.clear()
         elif kind == "trade_part":
             assert s.trade is not None
             s.trade[1] = (*s.trade[1], (action["side"], action["what"], action.get("which")))
@@ -326,9 +329,7 @@ class ArgoatGame(Game):
         elif kind == "undo":
             self._undo(events)
         else:  # every other action is a barrier: no undo past it
-            if kind == "end":
-                self._end(action, events)
-            elif kind == "use":
+            if kind == "use":
                 items.apply_item(s, action, events)
             elif kind == "propose":
                 self._propose(events)

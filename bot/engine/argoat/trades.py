@@ -50,6 +50,8 @@ def _part(side: str, what: str, which: str | None = None) -> Action:
 
 _FRAGMENT_PARTS = {side: {f: _part(side, FRAGMENT, f) for f in FRAGMENT_KEYS} for side in (GIVE, ASK)}
 _GIVE_ITEM_PARTS = {k: _part(GIVE, ITEM, k) for k in ITEM_KEYS}
+_EMERALD_PARTS = {side: _part(side, EMERALD) for side in (GIVE, ASK)}
+_ASK_ITEM_PART = _part(ASK, ITEM)
 
 
 Tally = dict[str, tuple[int, list[Any], list[Any], list[Any]]]
@@ -130,7 +132,7 @@ def _side_options(menu: SideMenu, tally: Tally) -> list[Action]:
     other_emeralds = tally[ASK if side == GIVE else GIVE][0]
     options: list[Action] = []
     if menu.emeralds > emeralds and not other_emeralds:
-        options.append(_part(side, EMERALD))
+        options.append(_EMERALD_PARTS[side])
     for f, action in menu.fragments:
         if f not in shared:
             options.append(action)
@@ -143,7 +145,7 @@ def _side_options(menu: SideMenu, tally: Tally) -> list[Action]:
             if count > given.count(k):
                 options.append(action)
     elif menu.item_count > len(given):
-        options.append(_part(ASK, ITEM))
+        options.append(_ASK_ITEM_PART)
     return options
 
 
