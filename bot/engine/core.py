@@ -47,7 +47,11 @@ class IllegalAction(Exception):
     """An action the rules do not allow now; ``str(exc)`` is a sentence a player can read."""
 
 
-@dataclass(frozen=True)
+# Prompt and Event are built on every action (a hot path in random play and the benches), so they
+# are slotted but not frozen: frozen dataclasses pay a setattr call per field. Treat them as values.
+
+
+@dataclass(slots=True)
 class Prompt:
     """Who must decide what now.
 
@@ -71,7 +75,7 @@ class Prompt:
         return main + tuple(p for p in self.others if p != self.player)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Event:
     """Something that happened, in plain words, for an audience.
 
