@@ -48,6 +48,18 @@ def test_trade_parts_are_offered_one_legal_step_at_a_time() -> None:
     assert game.prompt().private  # the options name Ann's Items
 
 
+def test_a_trade_is_always_built_in_private() -> None:
+    game = scenario(FOREST_MAP, forests=FORESTS)
+    setup(game, "ann", emeralds=2, items=[])
+    setup(game, "bob", emeralds=1, fragments=["moon"])
+    assert not game.prompt().private  # nothing secret in Ann's turn options
+    act(game, "ann", "trade Blue")
+    assert game.prompt().private  # the builder is shown to Ann only
+    act(game, "ann", "trade give emerald")
+    act(game, "ann", "trade propose")
+    assert game.prompt().player == "bob" and not game.prompt().private  # Bob's answer is public
+
+
 def test_sharing_fragments_takes_copies_from_the_reliquary() -> None:
     game = trading_game()
     act(game, "ann", "trade Blue")

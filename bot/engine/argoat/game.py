@@ -49,19 +49,22 @@ WITHDRAW: Action = {"type": "withdraw"}
 
 
 @lru_cache(maxsize=2048)
-def _draft_prompt(proposer: str, partner: str, parts: trades.Parts, private: bool) -> Prompt:
-    """The prompt while ``proposer`` builds a trade (shared: prompts are immutable)."""
+def _draft_prompt(proposer: str, partner: str, parts: trades.Parts) -> Prompt:
+    """The prompt while ``proposer`` builds a trade (cached and shared: never change it).
+
+    Always private: the proposer builds the trade in a picker only they see (the terms so far
+    are public in the view; the choices may name the proposer's Items)."""
     terms = trades.describe(proposer, partner, parts)
     text = (
         f"{player_ref(proposer)} is preparing a trade with {player_ref(partner)}: {terms}. "
         "Add a part, propose it, or cancel."
     )
-    return make_prompt(proposer, text, private=private)
+    return make_prompt(proposer, text, private=True)
 
 
 @lru_cache(maxsize=2048)
 def _offer_prompt(proposer: str, partner: str, parts: trades.Parts, executable: bool) -> Prompt:
-    """The prompt while a trade waits for ``partner``'s answer (shared: prompts are immutable)."""
+    """The prompt while a trade waits for ``partner``'s answer (cached and shared: never change it)."""
     terms = trades.describe(proposer, partner, parts)
     text = f"{player_ref(partner)}, {player_ref(proposer)} offers you a trade: {terms}. Accept or decline?"
     if not executable:
@@ -200,7 +203,7 @@ class ArgoatGame(Game):
             return self._turn_prompt()
         if s.phase == DRAFT:
             assert s.trade is not None
-            return _draft_prompt(me.id, s.trade[0], s.trade[1], bool(me.items))
+            return _draft_prompt(me.id, s.trade[0], s.trade[1])
         if s.phase == OFFER:
             assert s.trade is not None
             return _offer_prompt(me.id, s.trade[0], s.trade[1], bool(self._accepts()))
