@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import discord
 from simcord.results import ResponseMessage
 
 from bot.engine.core import Action, Game
@@ -149,3 +150,23 @@ class Driver:
             if await self.step() is None:
                 return count
         raise AssertionError(f"the game did not end within {max_actions} actions")
+
+
+async def open_table(channel: Any, game: str, players: list[Any], *, options: str = "") -> None:
+    """Open a ``game`` table in ``channel`` (``players[0]`` hosts), seat the others, start it."""
+    extra = {"options": options} if options else {}
+    lobby = (await players[0].slash(channel, "game new", game=game, **extra)).response
+    for actor in players[1:]:
+        await actor.click(lobby, label="Join")
+    await players[0].click(lobby, label="Start")
+
+
+async def put_game(bot: Any, channel_id: int, game: Game) -> None:
+    """Make ``game`` (a position built for a test) the channel's running game, stored like any
+    state of the table; post it with ``/game board`` afterwards."""
+    table = await bot.host.current(channel_id)
+    record = table.record.evolve(state=game.to_json(), deadline=bot.host._deadline(game))
+    await bot.host.store.save(
+        record, actor="test", action={"type": "test-setup"}, summary="", now=discord.utils.utcnow()
+    )
+    bot.host._cache.pop(channel_id, None)  # reload from the store, as after a restart

@@ -6,23 +6,15 @@ import random
 
 import pytest
 
-from tests.driver import Driver, random_policy
-
-
-async def open_argo(w, seeds, players, seed: int, options: str = ""):
-    seeds.value = seed
-    kwargs = {"options": options} if options else {}
-    lobby = (await players[0].slash(w.channel, "game new", game="Argo", **kwargs)).response
-    for actor in players[1:]:
-        await actor.click(lobby, label="Join")
-    await players[0].click(lobby, label="Start")
+from tests.driver import Driver, open_table, random_policy
 
 
 @pytest.mark.parametrize(("count", "seed"), [(2, 11), (4, 12)])
 async def test_a_whole_game_through_clicks_and_selects(world, simcord_bot, seeds, count, seed):
     w = world
     players = [w.alice, w.bob, w.carol, w.dave][:count]
-    await open_argo(w, seeds, players, seed)
+    seeds.value = seed
+    await open_table(w.channel, "Argo", players)
     driver = Driver(
         w.env, simcord_bot, w.channel, {str(p.id): p for p in players}, random_policy(random.Random(seed))
     )

@@ -6,7 +6,6 @@ import random
 import sys
 from pathlib import Path
 
-import discord
 import pytest
 from simcord import assert_responded
 
@@ -14,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent / "argo"))
 import argo_board
 from argo_board import setup, where
 
-from tests.driver import Driver, random_policy, widgets
+from tests.driver import Driver, open_table, put_game, random_policy, widgets
 
 BASE = {"N1": "Corridor-T NES", "N2": "Corridor-I NS", "N1E1": "Corridor-L SW", "E1": "Corridor-L NW"}
 TELE = {
@@ -52,18 +51,9 @@ async def position(w, bot, monkeypatch, tiles, *, players: int = 2, options: str
     actors = [w.alice, w.bob, w.carol, w.dave][:players]
     ids = tuple(str(a.id) for a in actors)
     monkeypatch.setattr(argo_board, "PLAYERS", ids)
-    extra = {"options": options} if options else {}
-    lobby = (await w.alice.slash(w.channel, "game new", game="Argo", **extra)).response
-    for actor in actors[1:]:
-        await actor.click(lobby, label="Join")
-    await w.alice.click(lobby, label="Start")
+    await open_table(w.channel, "Argo", actors, options=options)
     table = await bot.host.current(w.channel.id)
-    game = setup(tiles, players=players, options=table.record.options, **kwargs)
-    record = table.record.evolve(state=game.to_json(), deadline=bot.host._deadline(game))
-    await bot.host.store.save(
-        record, actor="test", action={"type": "test-setup"}, summary="", now=discord.utils.utcnow()
-    )
-    bot.host._cache.pop(w.channel.id)
+    await put_game(bot, w.channel.id, setup(tiles, players=players, options=table.record.options, **kwargs))
     turn = (await w.alice.slash(w.channel, "game board")).response
     driver = Driver(
         w.env, bot, w.channel, dict(zip(ids, actors, strict=True)), random_policy(random.Random(0))
@@ -302,11 +292,7 @@ async def test_each_turn_posts_a_board_and_mentions_the_next_player(world, simco
     w = world
     seeds.value = 3
     actors = [w.alice, w.bob, w.carol][:count]
-    lobby = (await w.alice.slash(w.channel, "game new", game="Argo")).response
-    for actor in actors[1:]:
-        await actor.click(lobby, label="Join")
-    await w.alice.click(lobby, label="Start")
-
+    await open_table(w.channel, "Argo", actors)
     driver = Driver(
         w.env, simcord_bot, w.channel, {str(a.id): a for a in actors}, random_policy(random.Random(3))
     )
@@ -332,11 +318,8 @@ async def test_turn_message_and_board_do_not_depend_on_the_stack_order(world, si
     assert len(state["stack"]) > 2
     first = driver.message(turn.id)
     first_png = await first.attachments[0].read()
-    reordered = table.record.evolve(state={**state, "stack": list(reversed(state["stack"]))})
-    await simcord_bot.host.store.save(
-        reordered, actor="test", action={"type": "test-setup"}, summary="", now=discord.utils.utcnow()
-    )
-    simcord_bot.host._cache.pop(w.channel.id)
+    reordered = type(table.game).from_json({**state, "stack": list(reversed(state["stack"]))})
+    await put_game(simcord_bot, w.channel.id, reordered)
     second = (await w.alice.slash(w.channel, "game board")).response
     assert second.content == first.content
     assert await second.attachments[0].read() == first_png

@@ -4,22 +4,14 @@ from __future__ import annotations
 
 import random
 
-from tests.driver import Driver, random_policy
-
-
-async def open_argoat(w, seeds, players, seed: int, options: str = ""):
-    seeds.value = seed
-    kwargs = {"options": options} if options else {}
-    lobby = (await players[0].slash(w.channel, "game new", game="Argoat", **kwargs)).response
-    for actor in players[1:]:
-        await actor.click(lobby, label="Join")
-    await players[0].click(lobby, label="Start")
+from tests.driver import Driver, open_table, random_policy
 
 
 async def test_a_whole_three_player_game_through_components_ends_in_a_win(world, simcord_bot, seeds):
     w = world
     players = [w.alice, w.bob, w.carol]
-    await open_argoat(w, seeds, players, seed=5, options="difficulty=journeyman")
+    seeds.value = 5
+    await open_table(w.channel, "Argoat", players, options="difficulty=journeyman")
     policy = random_policy(random.Random(5), avoid=("cancel", "undo", "withdraw", "decline", "trade"))
     driver = Driver(w.env, simcord_bot, w.channel, {str(p.id): p for p in players}, policy)
     actions = await driver.play_to_end(max_actions=4000)

@@ -10,12 +10,10 @@ import json
 import re
 from typing import Any
 
-import discord
-
 import tests.argoat.argoat_helpers as helpers
 from bot.engine.argoat import ArgoatGame
 from bot.engine.argoat.data import ITEMS
-from tests.driver import Driver, widgets
+from tests.driver import Driver, open_table, put_game, widgets
 
 FOREST_MAP = {**helpers.BASE, "0,2": "lake"}
 """The Adventurer start with Lake Heol north of the Temple; its Dark Forest goes at 0,3."""
@@ -25,10 +23,7 @@ ITEM_WORDS = {item.key: (item.name, item.token) for item in ITEMS}
 async def open_argoat(w, seeds, players, *, seed: int = 1, options: str = "difficulty=adventurer"):
     """Open, fill and start an Argoat table in the world's channel (``players[0]`` hosts)."""
     seeds.value = seed
-    lobby = (await players[0].slash(w.channel, "game new", game="Argoat", options=options)).response
-    for actor in players[1:]:
-        await actor.click(lobby, label="Join")
-    await players[0].click(lobby, label="Start")
+    await open_table(w.channel, "Argoat", players, options=options)
 
 
 def build(monkeypatch, players, cards: dict[str, str] | None = None, *, forests=(), active=None):
@@ -40,12 +35,7 @@ def build(monkeypatch, players, cards: dict[str, str] | None = None, *, forests=
 
 async def inject(bot, w, game: ArgoatGame, actor):
     """Make ``game`` the channel's running game and post its turn message (via /game board)."""
-    table = await bot.host.current(w.channel.id)
-    record = table.record.evolve(state=game.to_json())
-    await bot.host.store.save(
-        record, actor="test", action={"type": "test-setup"}, summary="", now=discord.utils.utcnow()
-    )
-    bot.host._cache.pop(w.channel.id, None)
+    await put_game(bot, w.channel.id, game)
     return (await actor.slash(w.channel, "game board")).response
 
 
