@@ -28,7 +28,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Protocol, Self
 
 Action = dict[str, Any]
 """A JSON-safe dict describing one decision; always has a ``"type"`` key."""
@@ -204,6 +204,14 @@ class Rng:
             items[i], items[j] = items[j], items[i]
 
 
+class RandomSource(Protocol):
+    """What :meth:`Game.determinize` draws from: :class:`Rng` and ``random.Random`` both fit."""
+
+    def randrange(self, n: int, /) -> int: ...
+
+    def shuffle(self, items: list[Any], /) -> None: ...
+
+
 class Game(ABC):
     """The contract every game engine implements (see the module docstring for conventions)."""
 
@@ -257,6 +265,22 @@ class Game(ABC):
     @abstractmethod
     def notation(self, action: Action) -> str:
         """The short text form of an action (space-separated tokens)."""
+
+    def clone(self) -> Self:
+        """An independent copy of this game: applying actions to one never changes the other.
+
+        Engines override this with a fast copy; the default goes through JSON."""
+        return type(self).from_json(self.to_json())
+
+    def determinize(self, player: str, rng: RandomSource) -> Self:
+        """A copy in which everything ``player`` cannot see is redrawn at random from ``rng``.
+
+        The copy is a possible game as far as ``player`` knows: consistent with their view and
+        the public history (their own hidden hand and peeks stay). Its result depends only on
+        what ``player`` can see and on ``rng``, never on the hidden truth, so two games that look
+        the same to ``player`` give the same copy for the same ``rng`` state. The default is for
+        games with no hidden information: a plain :meth:`clone`."""
+        return self.clone()
 
     def secrets_text(self, player: str) -> str:
         """What only ``player`` knows (their hidden hand, what they peeked), in plain words."""
