@@ -418,8 +418,6 @@ class TableHost:
             except IllegalAction as exc:
                 names = {p: f"<@{p}>" for p in record.seats}
                 raise TableError(format_text(str(exc), names)) from None
-            if typed is not None:
-                self._typed[(channel_id, user_id)] = (typed, self._clock())
             result = game.result()
             new = record.evolve(
                 status=FINISHED if result is not None else PLAYING,
@@ -427,6 +425,8 @@ class TableHost:
                 deadline=None if result is not None else self._deadline(game),
             )
             saved = await self._save(table, new, game, actor=user_id, action=chosen, events=events)
+            if typed is not None:
+                self._typed[(channel_id, user_id)] = (typed, self._clock())
             if result is not None:
                 log.info("table #%s finished", record.id)
             turn_changed = result is not None or game.turn_marker() != before
