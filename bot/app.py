@@ -114,14 +114,18 @@ class TableBot(commands.Bot):
         """Wrap an interaction handler so that shutdown waits for it to finish."""
         return self.in_flight.track()
 
+    async def close_tables(self) -> None:
+        """Stop taking actions, let every handler in flight finish answering, close the database."""
+        if self.host is None:
+            return
+        self.host.stop_accepting()
+        if not await self.in_flight.wait_idle(SHUTDOWN_GRACE_SECONDS):
+            log.warning("shutting down with %d handlers still running", self.in_flight.count)
+        await self.host.close()
+
     async def close(self) -> None:
-        """Stop taking actions, let every handler in flight finish answering, close the
-        database, disconnect."""
-        if self.host is not None:
-            self.host.stop_accepting()
-            if not await self.in_flight.wait_idle(SHUTDOWN_GRACE_SECONDS):
-                log.warning("shutting down with %d handlers still running", self.in_flight.count)
-            await self.host.close()
+        """Close the tables (see :meth:`close_tables`), then disconnect from Discord."""
+        await self.close_tables()
         await super().close()
 
     async def on_app_command_error(

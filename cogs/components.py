@@ -29,7 +29,7 @@ def _ui(interaction: discord.Interaction) -> TableUI:
     return interaction.client.ui  # type: ignore[attr-defined]
 
 
-MALFORMED: tuple[int, ...] = (-1,)
+MALFORMED: tuple[int, ...] = (999_999,)
 """The path given to a component whose id the bot never made: it leads nowhere (out of date)."""
 
 
