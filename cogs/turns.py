@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -24,10 +25,14 @@ log = logging.getLogger(__name__)
 
 LOG_LINES = 6
 
+DRAWING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="board")
+"""The threads boards are drawn on: two, as Pillow encodes two PNGs at once without the GIL,
+and more would only take turns at the GIL with the event loop."""
+
 
 async def board_file(view: dict[str, Any]) -> discord.File | None:
     """The board picture of a public view, drawn on a worker thread (never on the event loop)."""
-    png = await asyncio.to_thread(render.board_png, view)
+    png = await asyncio.get_running_loop().run_in_executor(DRAWING, render.board_png, view)
     return discord.File(io.BytesIO(png), filename="board.png") if png else None
 
 
