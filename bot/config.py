@@ -79,7 +79,7 @@ class Settings:
         return cls(token, database_path, dev_guild_id, log_level, table_cache)
 
 
-QUIET_AT_DEBUG = ("discord.http", "discord.gateway", "discord.webhook", "discord.state", "aiosqlite")
+QUIET_AT_DEBUG = ("discord.http", "discord.gateway", "discord.webhook", "discord.state")
 """Loggers whose DEBUG output carries payloads (message texts, hands sent by DM, interaction
 tokens, SQL parameters): they never log below INFO."""
 
