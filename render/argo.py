@@ -35,7 +35,7 @@ MARGIN = 12
 HEADER_H = 44
 ROW_LABEL_W = 38
 COL_LABEL_H = 26
-PANEL_W = 392
+PANEL_W = 410
 COLUMN_GAP = 12
 BLOCK_GAP = 6
 F = P.LABEL
@@ -288,7 +288,9 @@ def _place(
     oy = area_y + max(0, (area_h - frame_h) // 2)
     min_x = bx0 - (frame_cols - cols) // 2
     min_y = by0 - (frame_rows - rows) // 2
-    return Layout(width, height, side, min_x, min_y, ox, oy, frame_cols, frame_rows, panel_x, panel_y, panel_w)
+    return Layout(
+        width, height, side, min_x, min_y, ox, oy, frame_cols, frame_rows, panel_x, panel_y, panel_w
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -300,7 +302,12 @@ def _draw_station(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots)
     column names around the frame."""
     tiles = view.get("tiles", [])
     by_cell = {tuple(t["cell"]): t for t in tiles}
-    frame = (lay.ox, lay.oy, lay.ox + lay.frame_cols * CELL + 2 * RING, lay.oy + lay.frame_rows * CELL + 2 * RING)
+    frame = (
+        lay.ox,
+        lay.oy,
+        lay.ox + lay.frame_cols * CELL + 2 * RING,
+        lay.oy + lay.frame_rows * CELL + 2 * RING,
+    )
     build_spots: set[tuple[int, int]] = set()
     for t in tiles:
         cx, cy = t["cell"]
@@ -315,7 +322,15 @@ def _draw_station(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots)
             continue
         cv.img.paste(spot.crop((box[0] - px, box[1] - py, box[2] - px, box[3] - py)), box[:2])
         lh = P.line_height(F)
-        cv.text((box[0] + box[2]) // 2, (box[1] + box[3] - lh) // 2, _coord(cx, cy), F, P.FAINT, P.SPACE, align="center")
+        cv.text(
+            (box[0] + box[2]) // 2,
+            (box[1] + box[3] - lh) // 2,
+            _coord(cx, cy),
+            F,
+            P.FAINT,
+            P.SPACE,
+            align="center",
+        )
     geo = P.TileGeometry(CELL)
     for t in tiles:
         px, py = lay.cell_box(*t["cell"])
@@ -330,7 +345,9 @@ def _draw_station(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots)
         if x == 0:
             _origin_mark(cv, mid, lay.oy - COL_LABEL_H // 2)
         else:
-            cv.text(mid, lay.oy - COL_LABEL_H, f"E{x}" if x > 0 else f"W{-x}", F, P.DIM, P.SPACE, True, "center")
+            cv.text(
+                mid, lay.oy - COL_LABEL_H, f"E{x}" if x > 0 else f"W{-x}", F, P.DIM, P.SPACE, True, "center"
+            )
     for r in range(-1, lay.frame_rows + 1):
         y = lay.min_y + r
         _, py = lay.cell_box(0, y)
@@ -345,7 +362,9 @@ def _draw_station(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots)
             cv.text(lay.ox - 6, mid - P.line_height(F) // 2, name, F, P.DIM, P.SPACE, True, "right")
 
 
-def _clip(box: tuple[int, int, int, int], frame: tuple[int, int, int, int]) -> tuple[int, int, int, int] | None:
+def _clip(
+    box: tuple[int, int, int, int], frame: tuple[int, int, int, int]
+) -> tuple[int, int, int, int] | None:
     x0, y0 = max(box[0], frame[0]), max(box[1], frame[1])
     x1, y1 = min(box[2], frame[2]), min(box[3], frame[3])
     return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
@@ -371,7 +390,16 @@ def _draw_tile(cv: _Canvas, t: dict[str, Any], px: int, py: int, geo: P.TileGeom
         spots.activations[int(t["id"])] = boxes
     if kind == "pod":
         for (x, y), value in zip(geo.occupant_slots(kind, 2), t.get("seats") or (), strict=False):
-            cv.text(px + x + geo.token // 2, py + y - P.line_height(F) + 3, str(value), F, P.DARK, floor, True, "center")
+            cv.text(
+                px + x + geo.token // 2,
+                py + y - P.line_height(F) + 3,
+                str(value),
+                F,
+                P.DARK,
+                floor,
+                True,
+                "center",
+            )
     occupants = [a for a in t.get("occupants", []) if _astro(a)[0] in P.TEAM]
     if kind == "waking_room":
         _draw_waking_room(cv, occupants, px, py, geo, floor, spots)
@@ -385,7 +413,11 @@ def _draw_tile(cv: _Canvas, t: dict[str, Any], px: int, py: int, geo: P.TileGeom
     if t.get("alien"):
         ax, ay = geo.alien_pos(kind, bool(occupants))
         size = geo.alien if kind == "corridor" else geo.room_alien
-        bg = P.CORR_FLOOR if kind == "corridor" and not occupants else (P.CORR_HULL if kind == "corridor" else floor)
+        bg = (
+            P.CORR_FLOOR
+            if kind == "corridor" and not occupants
+            else (P.CORR_HULL if kind == "corridor" else floor)
+        )
         cv.sprite(P.alien_sprite(size, bg), px + ax, py + ay)
         spots.aliens[tuple(t["cell"])] = (px + ax, py + ay, px + ax + size, py + ay + size)
 
@@ -440,7 +472,9 @@ TITLE_H = 28
 def _title(cv: _Canvas, x: int, y: int, w: int, title: str, extra: str = "") -> int:
     cv.text(x, y, title, F, P.DIM, P.PANEL, bold=True)
     if extra:
-        cv.text(x + w, y, _fit(extra, F, w - P.text_width(title, F, True) - 12), F, P.DIM, P.PANEL, align="right")
+        cv.text(
+            x + w, y, _fit(extra, F, w - P.text_width(title, F, True) - 12), F, P.DIM, P.PANEL, align="right"
+        )
     cv.line((x, y + 23, x + w, y + 23), P.RULE)
     return y + TITLE_H
 
@@ -468,7 +502,7 @@ def _players_block(view: dict[str, Any], w: int) -> Block:
             tx = x + 12 + sw
             tx += cv.text(tx, y + 31, "pts", F, P.DIM, bg) + 8
             cv.text(tx, y + 31, f"{p.get('activations', 0)} act", F, P.DIM, bg)
-            slot = 50
+            slot = min(64, (w - 116) // 5)
             rx = x + w - 5 * slot
             for role in ROLE_ORDER:
                 aid = f"{colour}-{role}"
@@ -598,7 +632,9 @@ def _legend_block(view: dict[str, Any], w: int) -> Block:
     kinds = list(MODULE_NAMES)
     grid_rows = math.ceil(len(kinds) / per_row)
     roles = [(r[0], r) for r in ROLE_ORDER]
-    role_rows = 1 if sum(P.text_width(a, F, True) + 5 + P.text_width(b, F) + 12 for a, b in roles) - 12 <= w else 2
+    role_rows = (
+        1 if sum(P.text_width(a, F, True) + 5 + P.text_width(b, F) + 12 for a, b in roles) - 12 <= w else 2
+    )
 
     def draw(cv: _Canvas, x: int, y: int, spots: _Spots) -> None:
         y = _title(cv, x, y, w, "Legend")
@@ -742,6 +778,7 @@ def _ring(cv: _Canvas, box: tuple[int, int, int, int], pad: int = 4) -> None:
 
 
 def _frame(cv: _Canvas, box: tuple[int, int, int, int], pad: int = 0) -> None:
+    """A white frame with a black edge drawn just inside ``box`` grown by ``pad``."""
     x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad - 1, box[3] + pad - 1
     cv.rect((x0, y0, x1, y1), None, P.OUTLINE, 5)
     cv.rect((x0 + 1, y0 + 1, x1 - 1, y1 - 1), None, P.HILITE, 3)
@@ -797,7 +834,9 @@ def _draw_marks(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, c
             _ring(cv, spots.aliens[cell], 2)
     for cell in sorted(ch.alien_departures | set(ch.died_at.values())):
         cx, cy = cell_centre(cell)
-        cv.draw.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), fill=P.idx(P.HILITE), outline=P.idx(P.OUTLINE), width=2)
+        cv.draw.ellipse(
+            (cx - 7, cy - 7, cx + 7, cy + 7), fill=P.idx(P.HILITE), outline=P.idx(P.OUTLINE), width=2
+        )
     for tid, n in sorted(ch.activations.items()):
         for box in spots.activations.get(tid, [])[-n:]:
             _ring(cv, box, 3)
@@ -806,7 +845,7 @@ def _draw_marks(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, c
             _ring(cv, spots.panel_tokens[aid], 2)
     for pid in sorted(ch.scores):
         if pid in spots.scores:
-            _frame(cv, spots.scores[pid], 1)
+            _frame(cv, spots.scores[pid], 5)
     for i in sorted(ch.track_slots):
         if i in spots.slots:
             _frame(cv, spots.slots[i], 1)

@@ -73,9 +73,7 @@ def _pair_aliens(before: set[Cell], after: set[Cell]) -> tuple[dict[Cell, Cell |
     """Match the cells Aliens left with the cells they reached, nearest first."""
     left = sorted(before - after)
     reached = sorted(after - before)
-    pairs = sorted(
-        (abs(a[0] - b[0]) + abs(a[1] - b[1]), a, b) for a in left for b in reached
-    )
+    pairs = sorted((abs(a[0] - b[0]) + abs(a[1] - b[1]), a, b) for a in left for b in reached)
     arrivals: dict[Cell, Cell | None] = {}
     used: set[Cell] = set()
     for _, a, b in pairs:
@@ -134,9 +132,7 @@ def changes(previous: dict[str, Any] | None, view: dict[str, Any]) -> Changes:
         {c for c in old_aliens if c is not None}, {c for c in now_aliens if c is not None}
     )
 
-    old_launched = {
-        (e.get("pod") or {}).get("id") for e in (previous.get("pods") or {}).get("launched", [])
-    }
+    old_launched = {(e.get("pod") or {}).get("id") for e in (previous.get("pods") or {}).get("launched", [])}
     for e in (view.get("pods") or {}).get("launched", []):
         pid = (e.get("pod") or {}).get("id")
         if pid not in old_launched and pid is not None:

@@ -10,6 +10,7 @@ so the handful of parts is built once and a new tile costs a few pastes.
 from __future__ import annotations
 
 import math
+
 from PIL import Image, ImageDraw, ImageFont
 
 from render.memo import memo

@@ -61,7 +61,15 @@ def swatch_view(turn: int = 1) -> dict[str, Any]:
     """A made-up public Argo view that shows every kind of thing the renderer draws."""
     roles = argo.ROLE_ORDER
     tiles = [
-        _tile(0, "waking_room", 0, 0, "NESW", capacity=None, occupants=[f"{c}-{r}" for c in _COLOURS for r in roles])
+        _tile(
+            0,
+            "waking_room",
+            0,
+            0,
+            "NESW",
+            capacity=None,
+            occupants=[f"{c}-{r}" for c in _COLOURS for r in roles],
+        )
     ]
     astronauts = []
     for i, kind in enumerate(_KINDS):
@@ -111,9 +119,15 @@ def swatch_view(turn: int = 1) -> dict[str, Any]:
         "tiles": tiles,
         "astronauts": astronauts,
         "aliens": [{"cell": t["cell"]} for t in tiles if t["alien"]],
-        "display": [_tile(50 + k, kind, 0, 0, "NES") for k, kind in enumerate(("lab", "corridor", "warehouse"))],
+        "display": [
+            _tile(50 + k, kind, 0, 0, "NES") for k, kind in enumerate(("lab", "corridor", "warehouse"))
+        ],
         "stack_size": 12,
-        "pods": {"stack": [pod, pod], "next": pod, "launched": [{"pod": pod, "occupants": ["Red-Pilot", "Green-Chief"]}]},
+        "pods": {
+            "stack": [pod, pod],
+            "next": pod,
+            "launched": [{"pod": pod, "occupants": ["Red-Pilot", "Green-Chief"]}],
+        },
         "alien_track": {"slots": slots, "covered": 2, "score": 3, "full": False},
         "prompt": {"kind": "actions", "others": []},
     }

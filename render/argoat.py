@@ -55,7 +55,14 @@ PHASE_WORDS = {
     "dream": "Hill of Dreams",
     "over": "game over",
 }
-ITEM_WORDS = {"staff": "Staff", "book": "Book", "eye": "Eye", "wings": "Wings", "water": "Water", "flute": "Flute"}
+ITEM_WORDS = {
+    "staff": "Staff",
+    "book": "Book",
+    "eye": "Eye",
+    "wings": "Wings",
+    "water": "Water",
+    "flute": "Flute",
+}
 _REF = re.compile(r"<p:([^>]*)>")
 _SIDES = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
 
@@ -347,7 +354,9 @@ def _draw_header(cv: _Canvas, view: dict[str, Any], width: int, marked: bool) ->
     cv.draw.rectangle((0, 0, width, HEADER_H - 1), fill=sp.PANEL)
     cv.draw.line((0, HEADER_H - 1, width, HEADER_H - 1), fill=sp.PANEL_EDGE, width=1)
     x = cv.text("ARGOAT", MARGIN + 4, 6, 24, sp.GOLD, True) + 14
-    x = cv.text(f"{str(view.get('difficulty', '')).capitalize()} · Turn {view.get('turn', 0)}", x, 9, 20, sp.MUTED)
+    x = cv.text(
+        f"{str(view.get('difficulty', '')).capitalize()} · Turn {view.get('turn', 0)}", x, 9, 20, sp.MUTED
+    )
     x += 20
     if marked:
         note = "changed since last turn"
@@ -371,7 +380,9 @@ def _draw_header(cv: _Canvas, view: dict[str, Any], width: int, marked: bool) ->
 # --- map -------------------------------------------------------------------------------------
 
 
-def _token_positions(n: int, size: int, pitch: int, width: int, bottom: int, left: int) -> list[tuple[int, int]]:
+def _token_positions(
+    n: int, size: int, pitch: int, width: int, bottom: int, left: int
+) -> list[tuple[int, int]]:
     """Top-left corners for ``n`` tokens of ``size`` in rows of up to four (closer than
     ``pitch`` when four share a row, overlapping only their rims), the last row ending at
     ``bottom``, centred in ``width``."""
@@ -445,7 +456,7 @@ def _draw_map(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, cha
         boxes = []
         for i, colour in enumerate(f.get("markers", [])):
             row, col = divmod(i, 3)
-            mx, my = ox + cw - 4 - (3 - col) * (ms + 2), oy + 28 + row * (ms + 2)
+            mx, my = ox + cw - 4 - (3 - col) * (ms + 2), oy + (54 if content else 28) + row * (ms + 2)
             cv.marker(colour, letters.get(colour, colour[:1]), ms, mx, my)
             boxes.append((mx, my, mx + ms, my + ms))
         spots.markers[(x, y)] = boxes
@@ -477,7 +488,9 @@ def _draw_map(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, cha
             else:
                 off = (size - AVATAR) // 2
                 cv.paste(sp.bleina_icon(AVATAR), tx + off, ty + off)
-                spots.bleinas.setdefault((x, y), []).append((tx + off, ty + off, tx + off + AVATAR, ty + off + AVATAR))
+                spots.bleinas.setdefault((x, y), []).append(
+                    (tx + off, ty + off, tx + off + AVATAR, ty + off + AVATAR)
+                )
 
 
 def _kind(key: str) -> str:
@@ -530,7 +543,9 @@ def _draw_player(
     tag = "WINS" if winner else "TO PLAY" if active else "DECIDING" if deciding else ""
     if tag:
         t = sp.text_sprite(tag, F, sp.INK if colour == "Yellow" or winner else sp.WHITE, True)
-        cv.draw.rounded_rectangle((tx + 8, y + 8, tx + 8 + t.width + 8, y + 32), 5, fill=sp.GOLD if winner else rgb)
+        cv.draw.rounded_rectangle(
+            (tx + 8, y + 8, tx + 8 + t.width + 8, y + 32), 5, fill=sp.GOLD if winner else rgb
+        )
         cv.img.paste(t, (tx + 12, y + 8), t)
         cv.fonts.add(F)
     left = int(p["markers_left"])
@@ -544,7 +559,7 @@ def _draw_player(
     spots.emeralds[p["id"]] = (x + 10, ry - 2, nx + 3, ry + 23)
     delta = ch.emeralds.get(p["id"])
     if delta:
-        nx = cv.text(f"{delta:+d}", nx + 4, ry - 1, F, sp.HILITE, True)
+        nx = cv.text(f"{delta:+d}", nx + 9, ry - 1, F, sp.HILITE, True)
     ix = max(nx + 12, x + 76)
     back = cv.card_back(22, sp.ITEM_BACK, "", ix, ry)
     n_items = int(p["items"])
@@ -625,10 +640,10 @@ def _supply_blocks(view: dict[str, Any], w: int, split: bool) -> list[tuple[int,
     def info(cv: _Canvas, x: int, y: int, spots: _Spots, ch: Changes) -> None:
         _box(cv, x, y, w, info_h, sp.PANEL_EDGE)
         cy = y + 6
-        for line in lines:
+        for i, line in enumerate(lines):
             end = cv.text(line, x + 10, cy, F, sp.MUTED)
-            if spots.played is None:
-                spots.played = (x + 8, cy - 2, end + 3, cy + 22)
+            box = spots.played or (x + 8, cy - 1, end + 2, cy + 21)
+            spots.played = (box[0], box[1], max(box[2], end + 2), cy + 21 if i else box[3])
             cy += 22
         if view.get("drawn"):
             cv.text("Drawn Frontier", x + 10, cy, F, sp.GOLD, True)
@@ -733,9 +748,10 @@ def _ring(cv: _Canvas, box: Box, pad: int = 3) -> None:
 
 
 def _frame(cv: _Canvas, box: Box, pad: int = 0) -> None:
-    x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad - 1, box[3] + pad - 1
-    cv.draw.rectangle((x0, y0, x1, y1), outline=sp.BLACK, width=5)
-    cv.draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=sp.HILITE, width=3)
+    """A white frame with a black edge drawn just outside ``box`` (grown by ``pad``)."""
+    x0, y0, x1, y1 = box[0] - pad - 4, box[1] - pad - 4, box[2] + pad + 3, box[3] + pad + 3
+    cv.draw.rectangle((x0, y0, x1, y1), outline=sp.BLACK, width=4)
+    cv.draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=sp.HILITE, width=2)
 
 
 def _trail(cv: _Canvas, start: tuple[int, int], end: tuple[int, int]) -> None:
@@ -775,16 +791,16 @@ def _draw_marks(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, c
         arrived[cell] = arrived.get(cell, 0) + 1
     for cell in sorted(ch.new_cards):
         ox, oy = lay.origin(*cell)
-        _frame(cv, (ox, oy, ox + cw, oy + chh), 2)
+        _frame(cv, (ox, oy, ox + cw, oy + chh), -3)
     for pid in sorted(ch.moved):
         if pid in spots.tokens:
             _ring(cv, spots.tokens[pid])
     for cell, n in sorted(arrived.items()):
         for box in spots.bleinas.get(cell, [])[-n:]:
-            _frame(cv, box, 3)
+            _frame(cv, box)
     for cell, n in sorted(ch.markers.items()):
         for box in spots.markers.get(cell, [])[-n:]:
-            _frame(cv, box, 2)
+            _frame(cv, box, -1)
     for pid in sorted(ch.emeralds):
         if pid in spots.emeralds:
             _frame(cv, spots.emeralds[pid])
@@ -794,11 +810,11 @@ def _draw_marks(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, c
     for pid, keys in sorted({**ch.fragments_won}.items()):
         for key in sorted(keys):
             if (pid, key) in spots.fragments:
-                _frame(cv, spots.fragments[(pid, key)], 2)
+                _frame(cv, spots.fragments[(pid, key)], -1)
     for pid, keys in sorted(ch.fragments_lost.items()):
         for key in sorted(keys):
             if (pid, key) in spots.fragments:
-                _frame(cv, spots.fragments[(pid, key)], 2)
+                _frame(cv, spots.fragments[(pid, key)], -1)
     if ch.bank and spots.bank is not None:
         _frame(cv, spots.bank)
     for key in sorted(ch.reliquary):

@@ -143,7 +143,9 @@ def changes(previous: dict[str, Any] | None, view: dict[str, Any]) -> Changes:
     out.bank = int(view.get("bank", 0)) - int(previous.get("bank", 0))
     rel_old, rel_new = previous.get("reliquary") or {}, view.get("reliquary") or {}
     out.reliquary = {k for k in set(rel_old) | set(rel_new) if rel_old.get(k) != rel_new.get(k)}
-    out.decks = {k for k in ("discovery", "supply", "darkness") if deck_empty(previous, k) != deck_empty(view, k)}
+    out.decks = {
+        k for k in ("discovery", "supply", "darkness") if deck_empty(previous, k) != deck_empty(view, k)
+    }
     d_old, d_new = previous.get("discard") or {}, view.get("discard") or {}
     out.played = {k for k in d_new if int(d_new.get(k, 0)) > int(d_old.get(k, 0))}
     return out

@@ -416,7 +416,9 @@ def avatar_icon(colour: str, letter: str, size: int, ring: bool) -> Image.Image:
         t = text_sprite(letter, fs, player_ink(colour), True)
         top = font(fs).getbbox(letter)[1]
         ascent, _ = font(fs).getmetrics()
-        img.alpha_composite(t, (max(0, (full - t.width) // 2 + 1), max(0, (full - (ascent - top)) // 2 - top)))
+        img.alpha_composite(
+            t, (max(0, (full - t.width) // 2 + 1), max(0, (full - (ascent - top)) // 2 - top))
+        )
     return img
 
 
@@ -440,7 +442,9 @@ def marker_icon(colour: str, letter: str, size: int) -> Image.Image:
         t = text_sprite(letter, fs, player_ink(colour), True)
         top = font(fs).getbbox(letter)[1]
         ascent, _ = font(fs).getmetrics()
-        img.alpha_composite(t, (max(0, (size - t.width) // 2 + 1), max(0, (size - (ascent - top)) // 2 - top)))
+        img.alpha_composite(
+            t, (max(0, (size - t.width) // 2 + 1), max(0, (size - (ascent - top)) // 2 - top))
+        )
     return img
 
 
@@ -628,10 +632,12 @@ def forest_card(roads: tuple[str, ...], content: str | None, w: int, h: int) -> 
     img.alpha_composite(_road_layer(w, h, roads, 0.12))
     out = _shrink(img.convert("RGB"), (w, h))
     if content is not None:
-        label, ink, plate, pedge = ("EDEN", INK, PLATE, EDEN_EDGE) if content == "Eden" else (
-            "Hollow", INK, (200, 192, 180), (80, 74, 66)
+        label, ink, plate, pedge = (
+            ("EDEN", INK, PLATE, EDEN_EDGE)
+            if content == "Eden"
+            else ("Hollow", INK, (200, 192, 180), (80, 74, 66))
         )
-        _plate(out, [label], w // 2, h // 2 - NAME_LINE // 2, plate, pedge, ink)
+        _plate(out, [label], w // 2, PLATE_TOP, plate, pedge, ink)
     return out
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 import io
+import itertools
 import json
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -84,7 +85,7 @@ def test_board_size_is_stable_over_a_whole_game(games: dict[int, list[dict[str, 
         widest = max(v["bounds"]["max_x"] - v["bounds"]["min_x"] + 1 for v in views)
         assert widest <= 11
         assert {w for w, _ in sizes} == {argo.WIDTH}
-        changes = sum(1 for a, b in zip(sizes, sizes[1:], strict=False) if a != b)
+        changes = sum(1 for a, b in itertools.pairwise(sizes) if a != b)
         assert len(set(sizes)) <= 6 and changes <= 6, sorted(set(sizes))
         # the layout is the size of the picture actually drawn
         assert argo.draw_board(views[-1]).size == sizes[-1]
@@ -111,7 +112,12 @@ def _cell_box(lay: argo.Layout, cell: tuple[int, int]) -> tuple[int, int, int, i
 def _segment_box(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> tuple[int, int, int, int]:
     ax, ay = (a[0] + a[2]) // 2, (a[1] + a[3]) // 2
     bx, by = (b[0] + b[2]) // 2, (b[1] + b[3]) // 2
-    return min(ax, bx) - argo.CELL // 2, min(ay, by) - argo.CELL // 2, max(ax, bx) + argo.CELL // 2, max(ay, by) + argo.CELL // 2
+    return (
+        min(ax, bx) - argo.CELL // 2,
+        min(ay, by) - argo.CELL // 2,
+        max(ax, bx) + argo.CELL // 2,
+        max(ay, by) + argo.CELL // 2,
+    )
 
 
 def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
@@ -134,7 +140,7 @@ def test_a_move_is_marked_where_it_happened_and_nowhere_else_on_the_station(
 ) -> None:
     views = games[7]
     checked = 0
-    for before, after in zip(views, views[1:], strict=False):
+    for before, after in itertools.pairwise(views):
         moves = _moves(before, after)
         same_tiles = {t["id"]: (t["cell"], t["rotation"]) for t in before["tiles"]} == {
             t["id"]: (t["cell"], t["rotation"]) for t in after["tiles"]
@@ -164,7 +170,7 @@ def test_a_move_is_marked_where_it_happened_and_nowhere_else_on_the_station(
 def test_a_new_tile_is_framed_in_white(games: dict[int, list[dict[str, Any]]]) -> None:
     views = games[11]
     checked = 0
-    for before, after in zip(views, views[1:], strict=False):
+    for before, after in itertools.pairwise(views):
         new = {t["id"] for t in after["tiles"]} - {t["id"] for t in before["tiles"]}
         if len(new) != 1:
             continue
@@ -172,7 +178,9 @@ def test_a_new_tile_is_framed_in_white(games: dict[int, list[dict[str, Any]]]) -
         x0, y0, x1, y1 = _cell_box(argo.layout(after), tuple(tile["cell"]))
         marked = _rgb(argo.draw_board(after, before))
         plain = _rgb(argo.draw_board(after))
-        edge = [(x, y0 + 2) for x in range(x0 + 4, x1 - 4, 7)] + [(x0 + 2, y) for y in range(y0 + 4, y1 - 4, 7)]
+        edge = [(x, y0 + 2) for x in range(x0 + 4, x1 - 4, 7)] + [
+            (x0 + 2, y) for y in range(y0 + 4, y1 - 4, 7)
+        ]
         assert all(marked.getpixel(p) == P.HILITE for p in edge)
         assert not all(plain.getpixel(p) == P.HILITE for p in edge)
         checked += 1
@@ -195,7 +203,9 @@ def test_marks_name_no_secret() -> None:
     assert argo.render_board(after, before) == render.board_png(after, before)
 
 
-def test_boards_drawn_in_threads_match_boards_drawn_one_by_one(games: dict[int, list[dict[str, Any]]]) -> None:
+def test_boards_drawn_in_threads_match_boards_drawn_one_by_one(
+    games: dict[int, list[dict[str, Any]]],
+) -> None:
     pairs = decision_pairs(games[11])[::6][:8]
     memo.clear_all()
     with ThreadPoolExecutor(max_workers=4) as pool:

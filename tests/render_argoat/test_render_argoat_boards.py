@@ -7,6 +7,7 @@ argoat_games.py). The display width is Discord's inline width, 550 px (docs/boar
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -89,7 +90,7 @@ def test_map_size_is_stable_over_a_whole_game(games: dict[int, list[dict[str, An
     time and the panels keep room for what comes and goes)."""
     for views in games.values():
         sizes = [(lay.width, lay.height) for lay in map(argoat.layout, views)]
-        changes = sum(1 for a, b in zip(sizes, sizes[1:], strict=False) if a != b)
+        changes = sum(1 for a, b in itertools.pairwise(sizes) if a != b)
         assert len(set(sizes)) <= 5 and changes <= 5, sorted(set(sizes))
         assert argoat.draw_board(views[-1]).size == sizes[-1]
 
@@ -116,9 +117,11 @@ def test_an_avatar_move_is_marked_where_it_happened_and_nowhere_else_on_the_map(
 ) -> None:
     views = games[12]
     checked = 0
-    for before, after in zip(views, views[1:], strict=False):
+    for before, after in itertools.pairwise(views):
         old = {p["id"]: (p["x"], p["y"]) for p in before["players"]}
-        moved = [(old[p["id"]], (p["x"], p["y"])) for p in after["players"] if old[p["id"]] != (p["x"], p["y"])]
+        moved = [
+            (old[p["id"]], (p["x"], p["y"])) for p in after["players"] if old[p["id"]] != (p["x"], p["y"])
+        ]
         same_map = (before["frontiers"], before["forests"], before["bleinas"]) == (
             after["frontiers"],
             after["forests"],
@@ -148,9 +151,11 @@ def test_panel_changes_are_framed(games: dict[int, list[dict[str, Any]]]) -> Non
     Fragment won is framed on it; nothing changes on the panels of the others."""
     views = games[4]
     checked = panels = 0
-    for before, after in zip(views, views[1:], strict=False):
+    for before, after in itertools.pairwise(views):
         gained = [
-            p for p, q in zip(before["players"], after["players"], strict=True) if q["emeralds"] != p["emeralds"]
+            p
+            for p, q in zip(before["players"], after["players"], strict=True)
+            if q["emeralds"] != p["emeralds"]
         ]
         if len(gained) != 1:
             continue
@@ -195,7 +200,9 @@ def test_decks_show_whether_they_are_empty_never_their_size(games: dict[int, lis
     assert argoat.render_board(flipped) != png
 
 
-def test_boards_drawn_in_threads_match_boards_drawn_one_by_one(games: dict[int, list[dict[str, Any]]]) -> None:
+def test_boards_drawn_in_threads_match_boards_drawn_one_by_one(
+    games: dict[int, list[dict[str, Any]]],
+) -> None:
     pairs = decision_pairs(games[12])[::20][:8]
     memo.clear_all()
     with ThreadPoolExecutor(max_workers=4) as pool:
