@@ -628,7 +628,7 @@ def _launched_block(view: dict[str, Any], w: int) -> Block:
 
 
 def _legend_block(view: dict[str, Any], w: int) -> Block:
-    per_row = max(1, w // 184)
+    per_row = max(1, w // 170)
     kinds = list(MODULE_NAMES)
     grid_rows = math.ceil(len(kinds) / per_row)
     roles = [(r[0], r) for r in ROLE_ORDER]
@@ -676,15 +676,11 @@ def _blocks(view: dict[str, Any], w: int) -> list[Block]:
 
 
 def _columns(view: dict[str, Any], w: int) -> tuple[list[Block], list[Block]]:
-    """The panel under a wide station: players and the Alien track on the left, the rest right."""
-    blocks = [
-        _players_block(view, w),
-        _track_block(view, w),
-        _supply_block(view, w),
-        _launched_block(view, w),
-        _legend_block(view, w),
-    ]
-    return [b for b in blocks[:2] if b[0]], [b for b in blocks[2:] if b[0]]
+    """The panel under a wide station: its blocks in reading order, cut into two columns so
+    that the taller one is as short as possible."""
+    blocks = _blocks(view, w)
+    cuts = [(blocks[:i], blocks[i:]) for i in range(1, len(blocks))]
+    return min(cuts, key=lambda c: (max(_stacked_height(c[0]), _stacked_height(c[1])), -len(c[0])))
 
 
 def _draw_panel(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots) -> None:
