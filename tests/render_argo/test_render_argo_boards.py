@@ -237,3 +237,71 @@ def test_board_png_and_board_images_dispatch_with_previous(games: dict[int, list
     assert render.board_images(after, before) == [("board.png", png)]
     img = Image.open(io.BytesIO(png))
     assert img.format == "PNG" and img.mode == "P"
+
+
+def _transitions(views: list[dict[str, Any]], test: Any) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    return [(a, b) for a, b in itertools.pairwise(views) if test(a, b)]
+
+
+def _box_differs(a: Image.Image, b: Image.Image, box: tuple[int, int, int, int]) -> bool:
+    return ImageChops.difference(a.crop(box), b.crop(box)).getbbox() is not None
+
+
+def test_deaths_are_marked_in_the_player_rows_and_on_the_alien_track(
+    games: dict[int, list[dict[str, Any]]],
+) -> None:
+    def died(a: dict[str, Any], b: dict[str, Any]) -> set[str]:
+        before = {x["id"]: x["status"] for x in a["astronauts"]}
+        return {x["id"] for x in b["astronauts"] if x["status"] == "dead" and before[x["id"]] != "dead"}
+
+    pairs = _transitions(games[7], lambda a, b: bool(died(a, b)))
+    assert len(pairs) >= 3
+    for before, after in pairs[:3]:
+        marked, plain = argo.draw(after, before), argo.draw(after)
+        spots = argo._Spots()
+        lay = argo.layout(after)
+        cv = argo._Canvas(lay.width, lay.height, P.SPACE)
+        argo._draw_panel(cv, after, lay, spots)
+        for aid in died(before, after):
+            assert _box_differs(marked.image, plain.image, spots.panel_tokens[aid])
+        slot = next(
+            i for i, s in enumerate(after["alien_track"]["slots"]) if s["astronaut"] in died(before, after)
+        )
+        assert _box_differs(marked.image, plain.image, spots.slots[slot])
+
+
+def test_a_launched_pod_leaves_a_dashed_frame_and_is_framed_in_the_panel() -> None:
+    views = public_views(11)
+    pairs = _transitions(views, lambda a, b: len(b["pods"]["launched"]) > len(a["pods"]["launched"]))
+    assert pairs
+    for before, after in pairs:
+        pod = after["pods"]["launched"][-1]["pod"]
+        was = next(t for t in before["tiles"] if t["id"] == pod["id"])
+        lay = argo.layout(after)
+        marked, plain = argo.draw_board(after, before), argo.draw_board(after)
+        assert _box_differs(marked, plain, _cell_box(lay, tuple(was["cell"])))
+        spots = argo._Spots()
+        argo._draw_panel(argo._Canvas(lay.width, lay.height, P.SPACE), after, lay, spots)
+        assert _box_differs(marked, plain, spots.launched[pod["id"]])
+
+
+def test_a_tile_moved_by_the_control_room_is_framed_on_its_new_cell() -> None:
+    views = public_views(1)
+
+    def moved(a: dict[str, Any], b: dict[str, Any]) -> list[dict[str, Any]]:
+        old = {t["id"]: t for t in a["tiles"]}
+        return [
+            t
+            for t in b["tiles"]
+            if t["id"] in old
+            and (t["cell"], t["rotation"]) != (old[t["id"]]["cell"], old[t["id"]]["rotation"])
+        ]
+
+    pairs = _transitions(views, lambda a, b: bool(moved(a, b)))
+    assert pairs
+    for before, after in pairs:
+        lay = argo.layout(after)
+        marked = _rgb(argo.draw_board(after, before))
+        for tile in moved(before, after):
+            x0, y0, x1, _ = _cell_box(lay, tuple(tile["cell"]))
+            assert all(marked.getpixel((x, y0 + 2)) == P.HILITE for x in range(x0 + 4, x1 - 4, 9))
