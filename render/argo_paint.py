@@ -228,6 +228,7 @@ def text_sprite(text: str, size: int, fg: RGB, bg: RGB, bold: bool = False) -> I
     return to_palette(img)
 
 
+@memo(32)
 def line_height(size: int) -> int:
     """Height of a :func:`text_sprite` line at ``size``."""
     ascent, descent = font(size).getmetrics()

@@ -655,7 +655,7 @@ def _supply_blocks(view: dict[str, Any], w: int, split: bool) -> list[tuple[int,
                 roads = "Roads: " + " ".join(card[1]) if card[1] else "No roads"
                 for i, line in enumerate(sp.wrap(roads, F, x + w - 10 - tx)[:3]):
                     cv.text(line, tx, cy + 28 + i * 22, F, sp.MUTED)
-                cy += sp_card_h() + 30
+                cy += _card_h() + 30
             else:
                 cv.text(str(view.get("drawn")), x + 150, cy, F, sp.TEXT)
                 cy += 24
@@ -681,7 +681,7 @@ INFO_H = 8 + 2 * 22 + 22 + max(CELL_H - GAP + 30, 24 + 3 * 21) + 6
 a drawn card or a trade, so the picture does not change size when one comes or goes."""
 
 
-def sp_card_h() -> int:
+def _card_h() -> int:
     """Height of a card drawn in the panel."""
     return CELL_H - GAP
 

@@ -1,8 +1,10 @@
 """A thread-safe memo for sprite builders: the bot draws boards in worker threads.
 
 ``functools.lru_cache`` keeps its table consistent across threads but lets two threads build the
-same entry at once, and a sprite build uses Pillow's FreeType fonts, which are not meant to be
-driven from two threads at the same time. Every build therefore runs under one re-entrant lock
+same entry at once, and a sprite build uses Pillow's FreeType fonts: a FreeType face must not
+be used from two threads at the same time (FreeType's documentation of ``FT_Face``; Pillow
+issue #9497 shows the crash on free-threaded Python). All font use in ``render`` happens inside
+a memoised builder, so under this lock. Every build therefore runs under one re-entrant lock
 shared by all the render modules (builders call other builders, hence re-entrant); a cache hit
 takes the lock only for the dictionary look-up (it waits while another thread builds), so once
 ``render.warm_up()`` has filled the caches two boards are drawn side by side, and their PNG
