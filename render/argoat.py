@@ -87,7 +87,7 @@ class _Layout:
         placing = phase in ("place_frontier", "place_forest")
         self.placing = placing
         self.slots: list[tuple[int, int]] = []
-        if placing or view["decks"].get("discovery", 0) > 0:
+        if placing or not view["decks_empty"]["discovery"]:
             self.slots = sorted(set(_open_cells(view)) | _placement_cells(view))
         xs = [b["min_x"], b["max_x"]] + [c[0] for c in self.slots]
         ys = [b["min_y"], b["max_y"]] + [c[1] for c in self.slots]
@@ -416,16 +416,18 @@ def _draw_supplies(
     _box(draw, x, y, PANEL_W, h, sp.PANEL_EDGE)
     cx = x + 12
     cy = y + 12
-    decks = view.get("decks", {})
+    empty = view.get("decks_empty", {})
     for label, key, fill, mark in (
         ("Discovery", "discovery", sp.CARD_EDGE, "F"),
         ("Supply", "supply", sp.ITEM_BACK, "?"),
         ("Darkness", "darkness", sp.FOREST, "D"),
     ):
         icon = sp.card_back_icon(30, fill, mark)
-        _paste(img, icon, cx, cy)
+        if not empty.get(key, False):  # Q6: a card back, never the number of cards
+            _paste(img, icon, cx, cy)
         _text(img, label, cx + icon.width + 5, cy - 1, 14, sp.MUTED)
-        _text(img, str(decks.get(key, 0)), cx + icon.width + 5, cy + 13, 17, sp.TEXT)
+        if empty.get(key, False):
+            _text(img, "empty", cx + icon.width + 5, cy + 13, 17, sp.MUTED)
         cx += 112
     cy += 34 + 12
     gem = sp.emerald_icon(22)

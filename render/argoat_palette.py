@@ -97,7 +97,7 @@ def swatch_views() -> list[dict[str, Any]]:
         "frontiers": frontiers,
         "forests": forests,
         "bleinas": ["0,0", "1,1"],
-        "decks": {"discovery": 5, "supply": 9, "darkness": 1},
+        "decks_empty": {"discovery": False, "supply": False, "darkness": False},
         "bank": 17,
         "reliquary": {k: i % 3 for i, k in enumerate(FRAGMENTS)},
         "discard": {"staff": 1, "wings": 2},
@@ -127,7 +127,7 @@ def swatch_views() -> list[dict[str, Any]]:
         extra_turns=0,
         players=[dict(p, active=False) for p in players],
     )
-    over["decks"] = {"discovery": 0, "supply": 0, "darkness": 0}
+    over["decks_empty"] = {"discovery": True, "supply": True, "darkness": True}
     return [base, over]
 
 

@@ -11,12 +11,15 @@ from bot.engine.core import Action, Event, player_ref
 
 from .effects import move_bleina, name_at, pay
 from .events import event
-from .geometry import OFFSETS, fmt, step
+from .geometry import OFFSETS, Coord, fmt, step
 from .state import State
 
 
 def move_actions(state: State) -> list[Action]:
-    """Every movement action open to the active player."""
+    """Every movement action open to the active player (a new list).
+
+    Q4: none that would leave the Avatar stuck on the frontier where the turn began (see
+    :func:`_strands`)."""
     move = state.move
     seat = state.seats[state.active]
     pos = seat.pos
@@ -35,13 +38,51 @@ def move_actions(state: State) -> list[Action]:
         actions += rides
     elif ride == 2:
         actions += state.long_rides(pos)
+    start = pos if not move.moved else state.start
+    if start is not None and actions:
+        # one space changes the distance to the start by 1, a two-space ride by 0 or 2
+        distance = abs(start[0] - pos[0]) + abs(start[1] - pos[1])
+        if distance == 1 or (ride == 2 and distance in (0, 2)):
+            actions = [a for a in actions if not _strands(state, a, pos, start)]
     return actions
+
+
+def _strands(state: State, action: Action, pos: Coord, start: Coord) -> bool:
+    """Whether ``action`` would end on ``start`` with no walk or ride left to leave it.
+
+    A Bleina ride always uses up the turn's movement; a walk leaves a way out if a step is
+    left (Wings) or a Bleina on ``start`` could still be ridden."""
+    if action["type"] == "move":
+        if step(pos, action["dir"]) != start:
+            return False
+        return not can_leave(state, start, state.move.steps + 1)
+    end = pos
+    for side in action["path"]:
+        end = step(end, side)
+    return end == start
+
+
+def can_leave(state: State, cell: Coord, steps: int, over: bool = False, ridden: bool = False) -> bool:
+    """Whether the active player, on ``cell`` after ``steps`` ordinary spaces (``over``: no
+    more ordinary movement; ``ridden``: the turn's Bleina ride is used), could still walk on or
+    ride a Bleina away from there this turn."""
+    move = state.move
+    if not over and not ridden and steps < move.max_steps:
+        return True
+    return (
+        not ridden
+        and not move.wings
+        and cell in state.bleinas
+        and (move.free_bleina or state.seats[state.active].emeralds >= 1)
+    )
 
 
 def apply_move(state: State, action: Action, events: list[Event]) -> None:
     """Perform a legal movement action."""
     seat = state.seats[state.active]
     start = seat.pos
+    if not state.move.moved:
+        state.start = start  # Q4: where the turn began
     if action["type"] == "move":
         side = action["dir"]
         dx, dy = OFFSETS[side]

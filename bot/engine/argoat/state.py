@@ -149,6 +149,10 @@ class State:
     extra_turns: int = 0
     phase: str = TURN
     move: Movement = field(default_factory=Movement)
+    start: Coord | None = None
+    """Where the active player's Avatar stood when the turn began, recorded by their first
+    movement action (None until then; also None in games saved before it was recorded, and
+    then Q4's "end elsewhere" is not enforced for the rest of that turn)."""
     trade: list[list[Any]] | None = None
     """The trade being built or offered: ``[partner_id, ((side, what, which), ...)]`` (the
     parts are an immutable tuple, replaced as parts are added or taken back)."""
@@ -285,6 +289,12 @@ class State:
         """The frontier key at ``at``, or "forest" for a Dark Forest."""
         return "forest" if at in self.forests else self.frontiers[at]
 
+    def turn_start(self) -> Coord | None:
+        """The cell where the active player's turn began (see :attr:`start`; None: unknown)."""
+        if not self.move.moved:
+            return self.seats[self.active].pos
+        return self.start
+
     @property
     def town(self) -> Coord:
         """Where the Frontier Town is (always 0,0)."""
@@ -354,6 +364,7 @@ class State:
             "extra_turns": self.extra_turns,
             "phase": self.phase,
             "move": dict(zip(_MOVEMENT_FIELDS, self.move.values(), strict=True)),
+            "start": None if self.start is None else list(self.start),
             "trade": None if self.trade is None else [self.trade[0], [list(part) for part in self.trade[1]]],
             "drawn": self.drawn,
             "placed": None if self.placed is None else list(self.placed),
@@ -403,6 +414,7 @@ class State:
             extra_turns=data["extra_turns"],
             phase=data["phase"],
             move=Movement(**data["move"]),
+            start=None if data.get("start") is None else (data["start"][0], data["start"][1]),
             trade=None
             if data["trade"] is None
             else [data["trade"][0], tuple(tuple(part) for part in data["trade"][1])],
