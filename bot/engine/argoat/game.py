@@ -15,6 +15,7 @@ from bot.engine.core import (
     IllegalAction,
     OptionSpec,
     Prompt,
+    RandomSource,
     Result,
     player_ref,
 )
@@ -27,6 +28,7 @@ from .data import (
     MAX_PLAYERS,
     MIN_PLAYERS,
 )
+from .determinize import determinize_state
 from .effects import name_at
 from .events import event
 from .events import prompt as make_prompt
@@ -139,6 +141,20 @@ class ArgoatGame(Game):
     def to_json(self) -> dict[str, Any]:
         """The whole game as JSON-safe data."""
         return {"game": self.name, "players": list(self._players), "state": self._s.to_json()}
+
+    def clone(self) -> Self:
+        """An independent copy (the state copied field by field; caches start empty, except
+        the map-derived ones, copied shallowly)."""
+        return type(self)(self._players, self._s.copy())
+
+    def determinize(self, player: str, rng: RandomSource) -> Self:
+        """A copy in which everything ``player`` cannot see is redrawn from ``rng``: the other
+        players' Items (but those ``player`` knows they hold), the Supply, the Discovery Deck's
+        order, the unseen Dark Forests and the Darkness Deck, the game's generator. See
+        :mod:`.determinize` and ``docs/argoat-determinize.md``."""
+        if player not in self._players:
+            raise ValueError(f"{player!r} does not play in this game")
+        return type(self)(self._players, determinize_state(self._s, player, rng))
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -458,7 +474,11 @@ class ArgoatGame(Game):
         if s.phase == TURN:
             if kind == "end" and not s.move.moved:
                 return "You must move before ending your turn (Q4)."
-            if kind == "end" and s.current.pos == s.start:
+            if (
+                kind == "end"
+                and s.current.pos == s.start
+                and not any(a["type"] == "end" for a in self._legal_now(player))
+            ):
                 return "Your turn must end on another frontier than the one where it began (Q4): move on."
             if kind in ("move", "bleina") and self._back_to_start(action):
                 return (

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bot.engine.core import Action, Event, player_ref
 
+from . import knowledge
 from .data import FRAGMENT_KEYS, ITEM_BY_KEY, ITEM_KEYS
 from .effects import bleinas_elsewhere, explore, move_bleina, name_at, take_fragment
 from .events import event
@@ -80,6 +81,8 @@ def apply_item(state: State, action: Action, events: list[Event]) -> None:
     target = action.get("target")
     seat.items.remove(item)
     state.used_items.append(item)
+    if state.known_items:
+        knowledge.item_played(state, seat.id, item)
     who = player_ref(seat.id)
     events.append(
         event(

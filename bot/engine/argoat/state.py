@@ -161,6 +161,11 @@ class State:
     placed: Coord | None = None
     """Where the drawn Dragon frontier was placed (its Dark Forest goes next to it)."""
     winner: int | None = None
+    known_items: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    """What each player knows another still holds: ``observer → holder → Item keys`` (sorted
+    in card-list order, only non-empty entries). A lower bound kept up to date from what the
+    observer saw: Items they handed over in a trade, minus what the holder may have played or
+    passed on since (see :mod:`.knowledge`)."""
     undo: list[Snapshot] = field(default_factory=list)
     """Movement snapshots to go back to, newest last; emptied at every barrier."""
     roads: dict[Coord, str] = field(default_factory=dict)
@@ -322,6 +327,53 @@ class State:
         self.bleinas = list(bleinas)
         self.move = Movement(*move)
 
+    # -- copies --------------------------------------------------------------------------
+
+    def copy(self) -> State:
+        """An independent copy: changing one never changes the other. The derived map data is
+        copied shallowly (its values are never changed in place, only replaced)."""
+        new = object.__new__(State)
+        new.seats = [
+            Seat(s.id, s.colour, s.pos, s.emeralds, list(s.fragments), list(s.items), list(s.peeks))
+            for s in self.seats
+        ]
+        new.difficulty = self.difficulty
+        new.rng = Rng(self.rng.state)
+        new.frontiers = dict(self.frontiers)
+        new.forests = {
+            at: Forest(f.at, f.road, f.content, f.flipped, list(f.markers)) for at, f in self.forests.items()
+        }
+        new.discovery = list(self.discovery)
+        new.supply = list(self.supply)
+        new.darkness = list(self.darkness)
+        new.bank = self.bank
+        new.reliquary = dict(self.reliquary)
+        new.bleinas = list(self.bleinas)
+        new.used_items = list(self.used_items)
+        new.active = self.active
+        new.turn = self.turn
+        new.extra_turns = self.extra_turns
+        new.phase = self.phase
+        new.move = Movement(*self.move.values())
+        new.start = self.start
+        new.trade = None if self.trade is None else [self.trade[0], self.trade[1]]
+        new.drawn = self.drawn
+        new.placed = self.placed
+        new.winner = self.winner
+        new.known_items = {
+            observer: {holder: list(keys) for holder, keys in known.items()}
+            for observer, known in self.known_items.items()
+        }
+        new.undo = list(self.undo)  # snapshots are immutable tuples
+        new.roads = dict(self.roads)
+        new._exits = dict(self._exits)
+        new._spots = dict(self._spots)
+        new._moves = dict(self._moves)
+        new._rides = dict(self._rides)
+        new._trails = self._trails
+        new._open = None if self._open is None else dict(self._open)
+        return new
+
     # -- JSON ----------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
@@ -369,6 +421,10 @@ class State:
             "drawn": self.drawn,
             "placed": None if self.placed is None else list(self.placed),
             "winner": self.winner,
+            "known_items": {
+                observer: {holder: list(keys) for holder, keys in known.items()}
+                for observer, known in self.known_items.items()
+            },
             "undo": [_snapshot_json(u) for u in self.undo],
         }
         return data
@@ -421,6 +477,10 @@ class State:
             drawn=data["drawn"],
             placed=None if data["placed"] is None else (data["placed"][0], data["placed"][1]),
             winner=data["winner"],
+            known_items={
+                observer: {holder: list(keys) for holder, keys in known.items()}
+                for observer, known in data.get("known_items", {}).items()
+            },
             undo=[_snapshot_from_json(u) for u in data["undo"]],
         )
         return state

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from bot.engine.core import Action, Event, player_ref
 
+from . import knowledge
 from .data import FRAGMENT_BY_KEY, FRAGMENT_KEYS, ITEM_BY_KEY, ITEM_KEYS
 from .effects import explore
 from .events import event
@@ -331,6 +332,8 @@ def execute(state: State, chosen: list[str], events: list[Event]) -> None:
         partner.items.remove(key)
         proposer.add_item(key)
         received[proposer.id].append(key)
+    if received[partner.id] or chosen:
+        knowledge.items_traded(state, proposer.id, partner.id, received[partner.id], list(chosen))
     for who, kinds in received.items():
         if kinds:
             names = _join([f"the {ITEM_BY_KEY[k].name}" for k in kinds])
