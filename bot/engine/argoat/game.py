@@ -45,6 +45,10 @@ UNDOABLE = frozenset({"move", "bleina"})
 a trade (``trade``, ``trade_part``) is undone part by part; every other action is a barrier
 that empties the undo stack."""
 
+TURN_PROMPTS_MAX = 256
+"""At most this many turn prompts are kept per game (emptied when full): a long game cannot grow
+memory without limit."""
+
 PROPOSE: Action = {"type": "propose"}
 DECLINE: Action = {"type": "decline"}
 WITHDRAW: Action = {"type": "withdraw"}
@@ -187,6 +191,8 @@ class ArgoatGame(Game):
             key = (me.id, me.pos, stage, bool(me.items))
             prompt = self._turn_prompts.get(key)
             if prompt is None:
+                if len(self._turn_prompts) >= TURN_PROMPTS_MAX:
+                    self._turn_prompts.clear()
                 prompt = self._turn_prompts[key] = self._turn_prompt()
         else:
             prompt = self._make_prompt()

@@ -35,13 +35,17 @@ Parts = tuple[Part, ...]
 
 _PARTS: dict[tuple[str, str, str | None], Action] = {}
 """Every ``trade_part`` action made so far, shared (actions are never changed once made); the
-possible parts are few (Fragments, Items, cells near the Town)."""
+possible parts are few (Fragments, Items, cells near the Town), and the table is emptied if it
+ever holds :data:`PARTS_MAX`."""
+PARTS_MAX = 4096
 
 
 def _part(side: str, what: str, which: str | None = None) -> Action:
     key = (side, what, which)
     action = _PARTS.get(key)
     if action is None:
+        if len(_PARTS) >= PARTS_MAX:
+            _PARTS.clear()
         action = {"type": "trade_part", "side": side, "what": what}
         if which is not None:
             action["which"] = which
