@@ -12,14 +12,13 @@ from bot.engine.core import Action, Event, player_ref
 from .effects import move_bleina, name_at, pay
 from .events import event
 from .geometry import OFFSETS, Coord, fmt, step
-from .state import State
+from .state import MOVES, RIDES, State
 
 
 def move_actions(state: State) -> list[Action]:
     """Every movement action open to the active player (a new list).
 
-    Q4: none that would leave the Avatar stuck on the frontier where the turn began (see
-    :func:`_strands`)."""
+    Q4: none that would leave the Avatar stuck on the frontier where the turn began."""
     move = state.move
     seat = state.seats[state.active]
     pos = seat.pos
@@ -34,32 +33,32 @@ def move_actions(state: State) -> list[Action]:
         ride = 1 if move.steps else 2  # after moving: one extra space; before: two
     walks, rides = state.move_lists(pos)
     actions = list(walks) if walk else []
+    start = pos if not move.moved else state.start
     if ride == 1:
         actions += rides
-    elif ride == 2:
-        actions += state.long_rides(pos)
-    start = pos if not move.moved else state.start
-    if start is not None and actions:
-        # one space changes the distance to the start by 1, a two-space ride by 0 or 2
-        distance = abs(start[0] - pos[0]) + abs(start[1] - pos[1])
-        if distance == 1 or (ride == 2 and distance in (0, 2)):
-            actions = [a for a in actions if not _strands(state, a, pos, start)]
+    elif ride == 2:  # a ride uses up the movement: never one back to the start
+        actions += state.long_rides(pos, onward=start == pos)
+    if start is None or start == pos or not actions:
+        return actions
+    dx, dy = start[0] - pos[0], start[1] - pos[1]
+    distance = abs(dx) + abs(dy)
+    if distance == 1:  # a walk or a one-space ride could end on the start
+        side = _SIDE_TO[dx, dy]
+        walk_back = can_leave(state, start, move.steps + 1)
+        back_walk, back_ride = MOVES[side], RIDES[side]
+        return [a for a in actions if a is not back_ride and (walk_back or a is not back_walk)]
+    if distance == 2 and ride == 2:  # a two-space ride could end on the start
+        return [a for a in actions if a["type"] != "bleina" or _ride_end(pos, a) != start]
     return actions
 
 
-def _strands(state: State, action: Action, pos: Coord, start: Coord) -> bool:
-    """Whether ``action`` would end on ``start`` with no walk or ride left to leave it.
+_SIDE_TO: dict[Coord, str] = {offset: side for side, offset in OFFSETS.items()}
 
-    A Bleina ride always uses up the turn's movement; a walk leaves a way out if a step is
-    left (Wings) or a Bleina on ``start`` could still be ridden."""
-    if action["type"] == "move":
-        if step(pos, action["dir"]) != start:
-            return False
-        return not can_leave(state, start, state.move.steps + 1)
-    end = pos
+
+def _ride_end(pos: Coord, action: Action) -> Coord:
     for side in action["path"]:
-        end = step(end, side)
-    return end == start
+        pos = step(pos, side)
+    return pos
 
 
 def can_leave(state: State, cell: Coord, steps: int, over: bool = False, ridden: bool = False) -> bool:

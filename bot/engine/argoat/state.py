@@ -17,7 +17,7 @@ from .data import (
     TOWN_KEY,
     TRAIL,
 )
-from .geometry import Coord, exits, open_cells, road_bits, update_open_cells
+from .geometry import OPPOSITE, Coord, exits, open_cells, road_bits, update_open_cells
 
 Action = dict[str, Any]
 
@@ -173,7 +173,7 @@ class State:
     _exits: dict[Coord, list[tuple[str, Coord]]] = field(default_factory=dict, repr=False)
     _spots: dict[str, list[Coord]] = field(default_factory=dict, repr=False)
     _moves: dict[Coord, tuple[list[Action], list[Action]]] = field(default_factory=dict, repr=False)
-    _rides: dict[Coord, list[Action]] = field(default_factory=dict, repr=False)
+    _rides: dict[Coord, tuple[list[Action], list[Action]]] = field(default_factory=dict, repr=False)
     _trails: list[Coord] | None = field(default=None, repr=False)
     _open: dict[Coord, tuple[int, int]] | None = field(default=None, repr=False)
     """Derived: the empty cells a road leads to, with what a card there must match."""
@@ -259,14 +259,14 @@ class State:
             found = self._moves[at] = ([MOVES[side] for side, _ in first], [RIDES[side] for side, _ in first])
         return found
 
-    def long_rides(self, at: Coord) -> list[Action]:
-        """The two-space Bleina rides from ``at`` (shared, like :meth:`move_lists`)."""
+    def long_rides(self, at: Coord, onward: bool = False) -> list[Action]:
+        """The two-space Bleina rides from ``at`` (shared, like :meth:`move_lists`); with
+        ``onward``, only those that do not come back to ``at``."""
         found = self._rides.get(at)
         if found is None:
-            found = self._rides[at] = [
-                RIDES[side + side2] for side, cell in self.exits(at) for side2, _ in self.exits(cell)
-            ]
-        return found
+            rides = [RIDES[side + side2] for side, cell in self.exits(at) for side2, _ in self.exits(cell)]
+            found = self._rides[at] = (rides, [r for r in rides if r["path"][1] != OPPOSITE[r["path"][0]]])
+        return found[1] if onward else found[0]
 
     # -- lookups -------------------------------------------------------------------------
 
