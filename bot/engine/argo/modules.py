@@ -14,6 +14,7 @@ from bot.engine.argo.data import (
     LAB,
     LASER,
     NO_ROBOT,
+    NOT_ROOMS,
     ROBOT,
     SECURITY_CENTER,
     TILES,
@@ -65,12 +66,14 @@ def lab_targets(st: State) -> list[tuple[int, int]]:
 
 
 def laser_targets(st: State, seat: int) -> list[int]:
-    """Alien tiles orthogonally next to a tile holding one of ``seat``'s Astronauts."""
+    """Rooms with an Alien orthogonally next to a tile holding one of ``seat``'s Astronauts.
+
+    Corridors and Teleporters are not Rooms: an Alien there cannot be shot."""
     mine = {st.loc[a] for a in st.team(seat) if st.loc[a] >= 0}
     found = set()
     for tile in mine:
         for other in station.adjacent(st, tile):
-            if other in st.aliens:
+            if other in st.aliens and TILES[other].kind not in NOT_ROOMS:
                 found.add(other)
     return sorted(found, key=lambda t: (st.pos[t][1], st.pos[t][0]))
 
@@ -152,22 +155,24 @@ def _lab(ctx: Ctx, aid: int, alien: int) -> None:
 
 
 def _jump(ctx: Ctx, aid: int) -> None:
+    """Two Moves of the activator, both part of the effect: the second is skipped (``pass``, taken
+    without asking) only when no second Move exists or the first left him dead or seated."""
     st = ctx.st
     for number in ("first", "second"):
         if not movable(st, aid):
             return
         options = moves_for(st, aid)
-        if number == "second":
-            options.append({"type": "pass"})
-        elif not options:
-            raise Infeasible()
+        if not options:
+            if number == "first":
+                raise Infeasible()
+            options = [{"type": "pass"}]
         choice = ctx.choose(
             options,
             f"{who(st, ctx.actor)}: choose the {number} move of {astro(st, aid)} (Jump Room).",
             checked=True,
         )
         if choice["type"] == "pass":
-            ctx.emit(f"{astro(st, aid)} makes no second jump.", "move", astronaut=aid)
+            ctx.emit(f"{astro(st, aid)} has no second move to make.", "move", astronaut=aid)
             return
         do_move(ctx, choice)
 
