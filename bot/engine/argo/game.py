@@ -31,6 +31,7 @@ from bot.engine.core import (
     IllegalAction,
     OptionSpec,
     Prompt,
+    RandomSource,
     Result,
     Rng,
     player_ref,
@@ -153,6 +154,29 @@ class ArgoGame(Game):
     def to_json(self) -> dict[str, Any]:
         """The whole state, RNG and undo snapshot included, as JSON-safe data."""
         return self.st.to_json()
+
+    def clone(self) -> Self:
+        """An independent copy: applying actions to one never changes the other."""
+        return type(self)(self.st.copy())
+
+    def determinize(self, player: str, rng: RandomSource) -> Self:
+        """A copy whose hidden parts are redrawn from ``rng``: the order of the face-down Module
+        stack (its contents are public) and the game's own random state.
+
+        The stack is put in a canonical order (sorted) before it is shuffled, so the copy depends
+        only on the public state and on ``rng``. Argo hides nothing from one player that another
+        sees, so ``player`` changes nothing."""
+        game = self.clone()
+        st = game.st
+        stack = sorted(st.stack)
+        rng.shuffle(stack)
+        st.stack = stack
+        st.rng = rng.randrange(1 << 64)
+        if st.undo_base is not None:
+            # The undo snapshot was taken at the last barrier; every reveal is a barrier, so its
+            # stack holds the same tiles as now: it gets the same new order.
+            st.undo_base = {**st.undo_base, "stack": list(stack), "rng": st.rng}
+        return game
 
     @property
     def players(self) -> tuple[str, ...]:
