@@ -18,7 +18,6 @@ from bot.engine.argo.data import (
     ROBOT,
     SECURITY_CENTER,
     TILES,
-    TIME_MACHINE,
     WAKING_ROOM_ID,
     WAREHOUSE,
 )
@@ -188,7 +187,4 @@ def core_room_deaths(ctx: Ctx) -> None:
 
 def time_machine_tile(st: State) -> int | None:
     """The Time Machine's tile id if it lies in the station."""
-    for t in st.pos:
-        if TILES[t].kind == TIME_MACHINE:
-            return t
-    return None
+    return station.time_machine(st)

@@ -22,7 +22,7 @@ from bot.engine.core import Action
 
 def teleport_targets(st: State, tile: int) -> list[int]:
     """Where an Astronaut entering Teleporter ``tile`` may go (empty: lost in deep space)."""
-    others = [t for t in st.pos if TILES[t].kind == TELEPORTER and t != tile]
+    others = [t for t in station.teleporters(st) if t != tile]
     if st.deep_space:
         return others
     return [*others, WAKING_ROOM_ID]

@@ -58,9 +58,13 @@ _PLAIN = (
 
 
 class State:
-    """Board, pieces, supply, scores and turn bookkeeping. Copy with :meth:`copy`."""
+    """Board, pieces, supply, scores and turn bookkeeping. Copy with :meth:`copy`.
 
-    __slots__ = _COPIED + _LISTS + _PLAIN
+    ``geo`` holds what is derived from the layout alone (links between tiles, building spots...,
+    see station.py). It is never serialised, is shared by copies, and is replaced by a fresh dict
+    whenever a tile is placed, moved or removed, so it always describes its state's layout."""
+
+    __slots__ = (*_COPIED, *_LISTS, *_PLAIN, "geo")
 
     players: tuple[str, ...]
     difficulty: str
@@ -99,16 +103,52 @@ class State:
     pending: dict[str, Any] | None
     undo_base: dict[str, Any] | None
     undo_log: list[list[Any]]
+    geo: dict[Any, Any]
 
     def copy(self) -> State:
-        """An independent copy (containers copied, immutable values shared)."""
+        """An independent copy (containers copied, immutable values shared).
+
+        Values held in containers (tuples, action dicts, the inner lists of ``launched``, the
+        undo snapshot) are never changed in place, so sharing them is safe."""
         new = State.__new__(State)
-        for name in _COPIED:
-            setattr(new, name, dict(getattr(self, name)))
-        for name in _LISTS:
-            setattr(new, name, list(getattr(self, name)))
-        for name in _PLAIN:
-            setattr(new, name, getattr(self, name))
+        new.pos = self.pos.copy()
+        new.rot = self.rot.copy()
+        new.doors = self.doors.copy()
+        new.cell = self.cell.copy()
+        new.occ = self.occ.copy()
+        new.tokens = self.tokens.copy()
+        new.loc = self.loc.copy()
+        new.track = self.track.copy()
+        new.scores = self.scores.copy()
+        new.activations = self.activations.copy()
+        new.escaped = self.escaped.copy()
+        new.display = self.display.copy()
+        new.stack = self.stack.copy()
+        new.pod_stack = self.pod_stack.copy()
+        new.launched = self.launched.copy()
+        new.players = self.players
+        new.difficulty = self.difficulty
+        new.deep_space = self.deep_space
+        new.tm_wait = self.tm_wait
+        new.rng = self.rng
+        new.aliens = self.aliens
+        new.turn = self.turn
+        new.active = self.active
+        new.phase = self.phase
+        new.actions_used = self.actions_used
+        new.moved = self.moved
+        new.core_start = self.core_start
+        new.final_turns = self.final_turns
+        new.finished = self.finished
+        new.alien_victory = self.alien_victory
+        new.end_reason = self.end_reason
+        new.first_player = self.first_player
+        new.window = self.window
+        new.hold = self.hold
+        new.pending = self.pending
+        new.undo_base = self.undo_base
+        new.undo_log = self.undo_log
+        new.geo = self.geo
         return new
 
     # ----- simple queries -------------------------------------------------------------------
@@ -139,6 +179,7 @@ class State:
         old = self.pos.get(tile)
         if old is not None and self.cell.get(old) == tile:
             del self.cell[old]
+        self.geo = {}
         self.pos[tile] = cell
         self.rot[tile] = rot
         self.doors[tile] = rotate(TILES[tile].doors, rot)
@@ -147,6 +188,7 @@ class State:
     def remove(self, tile: int) -> None:
         """Take a tile out of the station."""
         cell = self.pos.pop(tile)
+        self.geo = {}
         del self.rot[tile], self.doors[tile]
         if self.cell.get(cell) == tile:
             del self.cell[cell]

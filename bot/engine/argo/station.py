@@ -1,33 +1,77 @@
-"""Questions about the station's layout: links between tiles, distances, legal placements."""
+"""Questions about the station's layout: links between tiles, distances, legal placements.
+
+Answers that depend on the layout alone are kept in ``st.geo`` (see State), which is replaced
+whenever a tile is placed, moved or removed: they are computed once per layout, not per question.
+"""
 
 from __future__ import annotations
 
 from collections import deque
 
-from bot.engine.argo.data import POD, TILES, WAKING_ROOM, WAKING_ROOM_ID
-from bot.engine.argo.geometry import OPPOSITE, SIDES, Cell, distinct_rotations, neighbours, step
+from bot.engine.argo.data import POD, TELEPORTER, TILES, TIME_MACHINE, WAKING_ROOM, WAKING_ROOM_ID
+from bot.engine.argo.geometry import OPPOSITE, SIDES, Cell, E, N, S, W, distinct_rotations, neighbours, step
 from bot.engine.argo.state import State
 
 Placement = tuple[Cell, int]
 """A cell and a rotation."""
 
+_IS_POD: tuple[bool, ...] = tuple(t.kind == POD for t in TILES)
 
-def linked(st: State, tile: int) -> list[int]:
-    """Tiles joined to ``tile`` by a pair of facing connectors, in N, E, S, W order."""
-    cell = st.pos[tile]
-    doors = st.doors[tile]
-    out = []
-    for side in SIDES:
-        if doors & side:
-            other = st.cell.get(step(cell, side))
-            if other is not None and st.doors[other] & OPPOSITE[side]:
+
+def links(st: State) -> dict[int, tuple[int, ...]]:
+    """For every tile, the tiles joined to it by facing connectors (N, E, S, W order)."""
+    found = st.geo.get("links")
+    if found is None:
+        cells, doors = st.cell, st.doors
+        found = {}
+        for tile, (x, y) in st.pos.items():
+            mask = doors[tile]
+            out = []
+            if mask & N and (other := cells.get((x, y - 1))) is not None and doors[other] & S:
                 out.append(other)
-    return out
+            if mask & E and (other := cells.get((x + 1, y))) is not None and doors[other] & W:
+                out.append(other)
+            if mask & S and (other := cells.get((x, y + 1))) is not None and doors[other] & N:
+                out.append(other)
+            if mask & W and (other := cells.get((x - 1, y))) is not None and doors[other] & E:
+                out.append(other)
+            found[tile] = tuple(out)
+        st.geo["links"] = found
+    return found
 
 
-def adjacent(st: State, tile: int) -> list[int]:
+def linked(st: State, tile: int) -> tuple[int, ...]:
+    """Tiles joined to ``tile`` by a pair of facing connectors, in N, E, S, W order."""
+    return links(st)[tile]
+
+
+def adjacent(st: State, tile: int) -> tuple[int, ...]:
     """Tiles on the four orthogonally adjacent cells, connected or not."""
-    return [t for c in neighbours(st.pos[tile]) if (t := st.cell.get(c)) is not None]
+    found = st.geo.get("adjacent")
+    if found is None:
+        cells = st.cell
+        found = {
+            t: tuple(o for c in neighbours(cell) if (o := cells.get(c)) is not None)
+            for t, cell in st.pos.items()
+        }
+        st.geo["adjacent"] = found
+    return found[tile]
+
+
+def teleporters(st: State) -> tuple[int, ...]:
+    """The Teleporter tiles in the station, in the order they were placed."""
+    found = st.geo.get("teleporters")
+    if found is None:
+        found = st.geo["teleporters"] = tuple(t for t in st.pos if TILES[t].kind == TELEPORTER)
+    return found
+
+
+def time_machine(st: State) -> int | None:
+    """The Time Machine's tile id if it lies in the station."""
+    geo = st.geo
+    if "time_machine" not in geo:
+        geo["time_machine"] = next((t for t in st.pos if TILES[t].kind == TIME_MACHINE), None)
+    return geo["time_machine"]
 
 
 def _reach(
@@ -60,15 +104,55 @@ def connected(st: State) -> bool:
 
 def distances(st: State) -> dict[int, int]:
     """Steps from the Waking Room to each Module, moving through Modules only (not Pods)."""
-    dist = {WAKING_ROOM_ID: 0}
-    queue = deque([WAKING_ROOM_ID])
-    while queue:
-        tile = queue.popleft()
-        for other in linked(st, tile):
-            if other not in dist and TILES[other].kind != POD:
-                dist[other] = dist[tile] + 1
-                queue.append(other)
-    return dist
+    found = st.geo.get("distances")
+    if found is None:
+        joined = links(st)
+        dist = {WAKING_ROOM_ID: 0}
+        queue = deque([WAKING_ROOM_ID])
+        while queue:
+            tile = queue.popleft()
+            for other in joined[tile]:
+                if other not in dist and not _IS_POD[other]:
+                    dist[other] = dist[tile] + 1
+                    queue.append(other)
+        found = st.geo["distances"] = dist
+    return found
+
+
+def _open_cells(st: State) -> list[tuple[Cell, int, tuple[int | None, ...]]]:
+    """Empty cells facing a connector of a Module, sorted north to south then west to east, each
+    with the mask of its sides facing a Module connector and its four neighbours (N, E, S, W)."""
+    found = st.geo.get("open")
+    if found is None:
+        cells, doors = st.cell, st.doors
+        spots: dict[Cell, None] = {}
+        for tile, (x, y) in st.pos.items():
+            if _IS_POD[tile]:
+                continue
+            mask = doors[tile]
+            if mask & N and (x, y - 1) not in cells:
+                spots[(x, y - 1)] = None
+            if mask & E and (x + 1, y) not in cells:
+                spots[(x + 1, y)] = None
+            if mask & S and (x, y + 1) not in cells:
+                spots[(x, y + 1)] = None
+            if mask & W and (x - 1, y) not in cells:
+                spots[(x - 1, y)] = None
+        found = []
+        for x, y in sorted(spots, key=lambda c: (c[1], c[0])):
+            around = (
+                cells.get((x, y - 1)),
+                cells.get((x + 1, y)),
+                cells.get((x, y + 1)),
+                cells.get((x - 1, y)),
+            )
+            need = 0
+            for side, other, back in zip(SIDES, around, (S, W, N, E), strict=True):
+                if other is not None and not _IS_POD[other] and doors[other] & back:
+                    need |= side
+            found.append(((x, y), need, around))
+        st.geo["open"] = found
+    return found
 
 
 def _frontier(st: State, skip: int | None = None) -> list[Cell]:
@@ -105,13 +189,14 @@ def _module_links(st: State, cell: Cell, mask: int, skip: int | None = None) -> 
 
 def module_placements(st: State, tile: int) -> list[Placement]:
     """Where a new Module may be built: joined to at least one Module by facing connectors."""
-    out = []
-    rotations = distinct_rotations(TILES[tile].doors)
-    for cell in _frontier(st):
-        for rot, mask in rotations:
-            if _module_links(st, cell, mask):
-                out.append((cell, rot))
-    return out
+    key = ("modules", TILES[tile].doors)
+    found = st.geo.get(key)
+    if found is None:
+        rotations = distinct_rotations(TILES[tile].doors)
+        found = st.geo[key] = [
+            (cell, rot) for cell, need, _ in _open_cells(st) for rot, mask in rotations if mask & need
+        ]
+    return found
 
 
 def _pod_spots(st: State, pod: int, allowed: set[int] | dict[int, int]) -> list[Placement]:
@@ -129,9 +214,23 @@ def _pod_spots(st: State, pod: int, allowed: set[int] | dict[int, int]) -> list[
 
 def pod_placements(st: State, pod: int) -> list[Placement]:
     """Where a new Escape Pod may be built: through at least three tiles from the Waking Room."""
-    dist = distances(st)
-    far = {t for t, d in dist.items() if d >= 3}
-    return _pod_spots(st, pod, far)
+    if pod in st.pos:
+        far = {t for t, d in distances(st).items() if d >= 3}
+        return _pod_spots(st, pod, far)
+    key = ("pods", TILES[pod].doors)
+    found = st.geo.get(key)
+    if found is None:
+        dist = distances(st)
+        doors = st.doors
+        found = []
+        rotations = distinct_rotations(TILES[pod].doors)
+        for cell, _, around in _open_cells(st):
+            for rot, side in rotations:  # a pod has exactly one connector
+                other = around[SIDES.index(side)]
+                if other is not None and dist.get(other, 0) >= 3 and doors[other] & OPPOSITE[side]:
+                    found.append((cell, rot))
+        st.geo[key] = found
+    return found
 
 
 def pod_relocations(st: State, pod: int) -> list[Placement]:
@@ -154,6 +253,13 @@ def control_moves(st: State) -> list[tuple[int, Cell, int]]:
     The tile keeps its contents; it must join a Module by facing connectors, every tile must
     stay reachable from the Waking Room, and the result must differ from the present layout.
     """
+    found = st.geo.get("control")
+    if found is None:
+        found = st.geo["control"] = _control_moves(st)
+    return found
+
+
+def _control_moves(st: State) -> list[tuple[int, Cell, int]]:
     out: list[tuple[int, Cell, int]] = []
     for tile in sorted(st.pos):
         kind = TILES[tile].kind
@@ -203,6 +309,6 @@ def pods_facing(st: State, tile: int) -> list[int]:
     cell = st.pos[tile]
     for side in SIDES:
         other = st.cell.get(step(cell, side))
-        if other is not None and TILES[other].kind == POD and st.doors[other] & OPPOSITE[side]:
+        if other is not None and _IS_POD[other] and st.doors[other] & OPPOSITE[side]:
             out.append(other)
     return out
