@@ -9,6 +9,7 @@ from bot.engine.argo.data import (
     PILOT,
     POD,
     ROBOT,
+    TEAM_SIZE,
     TELEPORTER,
     TILES,
     WAKING_ROOM_ID,
@@ -195,18 +196,46 @@ def move_feasible(st: State, aid: int, path: list[int]) -> bool:
 def movable(st: State, aid: int) -> bool:
     """True if the Astronaut stands on a Module (not dead, escaped or seated in a Pod)."""
     tile = st.loc[aid]
-    return tile >= 0 and TILES[tile].kind != POD
+    return tile >= 0 and not _IS_POD[tile]
+
+
+_IS_POD: tuple[bool, ...] = tuple(t.kind == POD for t in TILES)
+_IS_TELEPORTER: tuple[bool, ...] = tuple(t.kind == TELEPORTER for t in TILES)
+_WALK_THROUGH: tuple[bool, ...] = tuple(t.kind not in (TELEPORTER, POD) for t in TILES)
+_CAPACITY: tuple[int, ...] = tuple(t.capacity for t in TILES)
 
 
 def moves_for(st: State, aid: int) -> list[Action]:
-    """Every complete Move action of one Astronaut."""
+    """Every complete Move action of one Astronaut (paths in :func:`move_paths` order)."""
+    start = st.loc[aid]
+    if start < 0 or _IS_POD[start]:
+        return []
+    joined = station.links(st)
+    kind = aid % TEAM_SIZE
+    aliens = st.aliens
+    occ = st.occ
     out: list[Action] = []
-    if not movable(st, aid):
-        return out
-    for path in move_paths(st, aid):
-        if move_feasible(st, aid, path):
-            base: Action = {"type": "move", "astronaut": aid, "path": path}
-            out.extend(pilot_variants(st, base, aid, path[-1]))
+    for first in joined[start]:
+        paths = [[first]]
+        if kind == EXPLORER and _WALK_THROUGH[first] and first not in aliens:
+            paths.extend([first, second] for second in joined[first] if second != start)
+        for path in paths:
+            target = path[-1]
+            # The usual cases, decided as can_enter would decide them; the rest goes to it.
+            fine = (
+                not _IS_TELEPORTER[target]
+                and (
+                    (target in aliens and kind != ROBOT and kind != GRUNT)  # killed on entry
+                    or _IS_POD[target]
+                    or len(occ.get(target, ())) < _CAPACITY[target]  # room without a push
+                )
+            ) or move_feasible(st, aid, path)
+            if fine:
+                base: Action = {"type": "move", "astronaut": aid, "path": path}
+                if kind == PILOT and _IS_POD[target] and not occ.get(target):
+                    out.extend(pilot_variants(st, base, aid, target))
+                else:
+                    out.append(base)
     return out
 
 

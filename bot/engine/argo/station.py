@@ -79,21 +79,27 @@ def _reach(
 ) -> set[int]:
     """Tiles reachable from the Waking Room through connectors, never through ``skip``."""
     seen = {WAKING_ROOM_ID}
-    queue = deque([WAKING_ROOM_ID])
-    while queue:
-        tile = queue.popleft()
-        cell, mask = pos[tile], doors[tile]
-        for side in SIDES:
-            if mask & side:
-                other = cells.get(step(cell, side))
-                if (
-                    other is not None
-                    and other != skip
-                    and other not in seen
-                    and doors[other] & OPPOSITE[side]
-                ):
-                    seen.add(other)
-                    queue.append(other)
+    if skip is not None:
+        seen.add(skip)
+    todo = [WAKING_ROOM_ID]
+    while todo:
+        tile = todo.pop()
+        x, y = pos[tile]
+        mask = doors[tile]
+        if mask & N and (nb := cells.get((x, y - 1))) is not None and nb not in seen and doors[nb] & S:
+            seen.add(nb)
+            todo.append(nb)
+        if mask & E and (nb := cells.get((x + 1, y))) is not None and nb not in seen and doors[nb] & W:
+            seen.add(nb)
+            todo.append(nb)
+        if mask & S and (nb := cells.get((x, y + 1))) is not None and nb not in seen and doors[nb] & N:
+            seen.add(nb)
+            todo.append(nb)
+        if mask & W and (nb := cells.get((x - 1, y))) is not None and nb not in seen and doors[nb] & E:
+            seen.add(nb)
+            todo.append(nb)
+    if skip is not None:
+        seen.discard(skip)
     return seen
 
 
@@ -303,12 +309,18 @@ def _control_moves(st: State) -> list[tuple[int, Cell, int]]:
     return out
 
 
-def pods_facing(st: State, tile: int) -> list[int]:
+def pods_facing(st: State, tile: int) -> tuple[int, ...]:
     """Escape Pods whose connector opens onto ``tile``."""
-    out = []
-    cell = st.pos[tile]
-    for side in SIDES:
-        other = st.cell.get(step(cell, side))
-        if other is not None and _IS_POD[other] and st.doors[other] & OPPOSITE[side]:
-            out.append(other)
-    return out
+    found = st.geo.get("pods_facing")
+    if found is None:
+        found = st.geo["pods_facing"] = {}
+    pods = found.get(tile)
+    if pods is None:
+        out = []
+        cell = st.pos[tile]
+        for side in SIDES:
+            other = st.cell.get(step(cell, side))
+            if other is not None and _IS_POD[other] and st.doors[other] & OPPOSITE[side]:
+                out.append(other)
+        pods = found[tile] = tuple(out)
+    return pods
