@@ -276,11 +276,11 @@ def _control_moves(st: State) -> list[tuple[int, Cell, int]]:
         missing = [t for t in st.pos if t != tile and t not in reached]
         rotations = distinct_rotations(TILES[tile].doors)
         if not missing:
-            for cell in _frontier(st, skip=tile):
+            for cell, need in _open_without(st, tile):
                 for rot, mask in rotations:
                     if cell == old_cell and mask == old_doors:
                         continue
-                    if _module_links(st, cell, mask, skip=tile):
+                    if mask & need:
                         out.append((tile, cell, rot))
             continue
         # The tile holds the station together: only spots touching the cut-off part can work.
@@ -306,6 +306,32 @@ def _control_moves(st: State) -> list[tuple[int, Cell, int]]:
                     out.append((tile, cell, rot))
                 del cells[cell]
         # restore nothing: scratch dicts only
+    return out
+
+
+def _open_without(st: State, tile: int) -> list[tuple[Cell, int]]:
+    """The open cells (sorted) if ``tile`` were lifted off the station, each with the mask of its
+    sides facing a connector of a Module other than ``tile`` (cells with none left out).
+
+    The same cells and order as ``_frontier(st, skip=tile)``; a cell's mask is non-zero exactly
+    when ``_module_links(st, cell, mask, skip=tile)`` counts a link for a door on that side."""
+    doors = st.doors
+    out = []
+    for cell, need, around in _open_cells(st):
+        for side, other in zip(SIDES, around, strict=True):
+            if other == tile:
+                need &= ~side
+        if need:
+            out.append((cell, need))
+    x, y = st.pos[tile]
+    need = 0
+    for side, (dx, dy), back in zip(SIDES, ((0, -1), (1, 0), (0, 1), (-1, 0)), (S, W, N, E), strict=True):
+        other = st.cell.get((x + dx, y + dy))
+        if other is not None and not _IS_POD[other] and doors[other] & back:
+            need |= side
+    if need:
+        out.append(((x, y), need))
+        out.sort(key=lambda item: (item[0][1], item[0][0]))
     return out
 
 
