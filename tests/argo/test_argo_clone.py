@@ -124,8 +124,8 @@ def test_undo_snapshot_holds_the_same_stack_as_the_game():
         for _ in range(300):
             if game.result() is not None:
                 break
-            base = game.st.undo_base
-            assert base is None or base["stack"] == game.st.stack
+            data = game.to_json()
+            assert data["undo_base"] is None or data["undo_base"]["stack"] == data["stack"]
             advance(game, rng, 1)
 
 

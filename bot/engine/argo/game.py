@@ -172,10 +172,16 @@ class ArgoGame(Game):
         rng.shuffle(stack)
         st.stack = stack
         st.rng = rng.randrange(1 << 64)
-        if st.undo_base is not None:
-            # The undo snapshot was taken at the last barrier; every reveal is a barrier, so its
-            # stack holds the same tiles as now: it gets the same new order.
-            st.undo_base = {**st.undo_base, "stack": list(stack), "rng": st.rng}
+        # The undo snapshot was taken at the last barrier; every reveal is a barrier, so its
+        # stack holds the same tiles as now: it gets the same new order.
+        base = st.undo_base
+        if isinstance(base, State):
+            base = base.copy()
+            base.stack = list(stack)
+            base.rng = st.rng
+            st.undo_base = base
+        elif base is not None:
+            st.undo_base = {**base, "stack": list(stack), "rng": st.rng}
         return game
 
     @property
@@ -193,6 +199,12 @@ class ArgoGame(Game):
 
     def prompt(self) -> Prompt | None:
         """Who must decide what now; Time Machine holders appear in ``others``."""
+        cache = self._cache
+        if "prompt" not in cache:
+            cache["prompt"] = self._prompt()
+        return cache["prompt"]
+
+    def _prompt(self) -> Prompt | None:
         st = self.st
         if st.finished:
             return None
@@ -673,7 +685,7 @@ class ArgoGame(Game):
         st = self.st
         st.undo_base = None
         st.undo_log = []
-        st.undo_base = st.to_json(with_undo=False)
+        st.undo_base = st.copy()  # a snapshot: nothing changes it; to_json writes it out
 
     def _drop_pending_log(self) -> None:
         log = self.st.undo_log
@@ -693,7 +705,7 @@ class ArgoGame(Game):
         cut = max(i for i, (_, top) in enumerate(log) if top)
         base = st.undo_base
         assert base is not None
-        replay = type(self)(State.from_json(base))
+        replay = type(self)(base.copy() if isinstance(base, State) else State.from_json(base))
         replay.st.undo_base = base
         replay.st.undo_log = []
         for action, _ in log[:cut]:

@@ -101,7 +101,9 @@ class State:
     window: str | None
     hold: list[int] | None
     pending: dict[str, Any] | None
-    undo_base: dict[str, Any] | None
+    undo_base: dict[str, Any] | State | None
+    """The state at the last undo barrier: its JSON (as loaded), or a private copy that nothing
+    changes, turned into the same JSON only by :meth:`to_json`."""
     undo_log: list[list[Any]]
     geo: dict[Any, Any]
 
@@ -256,7 +258,8 @@ class State:
             "pending": self.pending,
         }
         if with_undo:
-            data["undo_base"] = self.undo_base
+            base = self.undo_base
+            data["undo_base"] = base.to_json(with_undo=False) if isinstance(base, State) else base
             data["undo_log"] = self.undo_log
         return data
 
