@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.engine.argo import station
-from bot.engine.argo.aliens import alien_targets
+from bot.engine.argo.aliens import alien_move_feasible, alien_targets
 from bot.engine.argo.data import (
     CONTROL_ROOM,
     INFIRMARY,
@@ -29,7 +29,7 @@ def alien_moves(st: State) -> list[Action]:
     for src in sorted(st.aliens, key=lambda t: (st.pos[t][1], st.pos[t][0])):
         for dst in alien_targets(st, src):
             action = {"type": "move", "alien": src, "to": dst}
-            if dst not in st.aliens or feasible(st, st.active, action):
+            if dst not in st.aliens or alien_move_feasible(st, src, dst):
                 out.append(action)
     return out
 

@@ -161,20 +161,25 @@ def can_enter(
 
     ``occ`` overrides the occupants of tiles changed so far along the chain.
     """
-    kind = TILES[tile].kind
-    if kind == TELEPORTER and how in ("move", "push"):
+    if _IS_TELEPORTER[tile] and how != "teleport":  # moving or pushed in: teleported at once
         targets = teleport_targets(st, tile)
         return not targets or any(
             can_enter(st, aid, t, tile, "teleport", occ, dead_aliens, pushed) for t in targets
         )
-    here = (*occ.get(tile, st.occ.get(tile, ())), aid)
-    if tile in st.aliens and tile not in dead_aliens and role(aid) != ROBOT:
-        if role(aid) != GRUNT:
+    now = occ.get(tile)
+    if now is None:
+        now = st.occ.get(tile, ())
+    kind = aid % TEAM_SIZE
+    if kind != ROBOT and tile in st.aliens and tile not in dead_aliens:
+        if kind != GRUNT:
             return True
         dead_aliens = dead_aliens | {tile}
-    if kind == POD or len(here) <= TILES[tile].capacity:
+    if _IS_POD[tile] or len(now) < _CAPACITY[tile]:
         return True
-    targets = [t for t in station.linked(st, tile) if t != came_from]
+    here = (*now, aid)
+    targets = [t for t in station.links(st)[tile] if t != came_from]
+    if not targets:
+        return False
     for other in here:
         if other == aid or other in pushed:
             continue
@@ -188,7 +193,8 @@ def can_enter(
 def move_feasible(st: State, aid: int, path: list[int]) -> bool:
     """True if a Move of ``aid`` along ``path`` can be completed."""
     start = st.loc[aid]
-    occ = {start: tuple(a for a in st.occ[start] if a != aid)}
+    # The Waking Room never overflows, so who is left in it never matters.
+    occ = {} if start == WAKING_ROOM_ID else {start: tuple(a for a in st.occ[start] if a != aid)}
     came_from = path[-2] if len(path) > 1 else start
     return can_enter(st, aid, path[-1], came_from, "move", occ)
 
