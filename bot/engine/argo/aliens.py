@@ -79,8 +79,12 @@ def _alien_enters(ctx: Ctx, ident: AlienId, tile: int, came_from: int) -> None:
             raise Infeasible()
         ctx.alien_pushed.add(other)
         options = [{"type": "push", "alien": 1, "to": t} for t in alien_targets(st, tile, came_from)]
+        placed = {**ctx.alien_ids, tile: ident}
+        pushed = frozenset(ctx.alien_pushed)
         choice = ctx.choose(
-            options, f"{who(st, ctx.actor)}: choose where the Alien in {place(st, tile)} is pushed."
+            options,
+            lambda: f"{who(st, ctx.actor)}: choose where the Alien in {place(st, tile)} is pushed.",
+            check=lambda o: _alien_can_enter(st, other, o["to"], tile, placed, pushed),
         )
         target = choice["to"]
         ctx.emit(

@@ -476,6 +476,8 @@ class ArgoGame(Game):
     def _filter(self, need: effects.NeedDecision, p: dict[str, Any], choices: list[Action]) -> list[Action]:
         if need.safe or need.checked:
             return need.options
+        if need.feasible is not None:
+            return need.feasible
         return [o for o in need.options if resolution.feasible(self.st, p["seat"], p["root"], [*choices, o])]
 
     def _pending_options(self) -> list[Action]:

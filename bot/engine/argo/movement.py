@@ -52,9 +52,12 @@ def enter(
             kill_astronaut(ctx, aid, f"enters {place(st, tile)} and is lost in deep space")
             return
         options = [{"type": "teleport", "to": t} for t in targets]
-        chosen = ctx.choose(options, f"{who(st, ctx.actor)}: choose where {astro(st, aid)} is teleported.")[
-            "to"
-        ]
+        pushed = frozenset(ctx.pushed)
+        chosen = ctx.choose(
+            options,
+            lambda: f"{who(st, ctx.actor)}: choose where {astro(st, aid)} is teleported.",
+            check=lambda o: can_enter(st, aid, o["to"], tile, "teleport", {}, frozenset(), pushed),
+        )["to"]
         ctx.emit(
             f"{astro(st, aid)} is teleported from {place(st, tile)} to {place(st, chosen)}.",
             "teleport",
@@ -114,8 +117,17 @@ def push_out(ctx: Ctx, tile: int, entrant: int, came_from: int | None) -> None:
     for a in movers:
         for t in targets:
             options.extend(pilot_variants(st, {"type": "push", "astronaut": a, "to": t}, a, t))
+    pushed = frozenset(ctx.pushed)
+
+    def completes(option: Action) -> bool:
+        out = option["astronaut"]
+        rest = {tile: tuple(a for a in st.occ[tile] if a != out)}
+        return can_enter(st, out, option["to"], tile, "push", rest, frozenset(), pushed | {out})
+
     choice = ctx.choose(
-        options, f"{who(st, ctx.actor)}: {place(st, tile)} is full: choose who is pushed out, and where."
+        options,
+        lambda: f"{who(st, ctx.actor)}: {place(st, tile)} is full: choose who is pushed out, and where.",
+        check=completes,
     )
     aid, target = choice["astronaut"], choice["to"]
     ctx.pushed.add(aid)

@@ -75,5 +75,7 @@ def feasible(st: State, actor: int, root: Action, choices: list[Action] | None =
     except NeedDecision as need:
         if need.safe or need.checked:
             return feasible(st, actor, root, [*made, need.options[0]])
+        if need.feasible is not None:
+            return bool(need.feasible)
         return any(feasible(st, actor, root, [*made, o]) for o in need.options)
     return True
