@@ -265,17 +265,39 @@ def control_moves(st: State) -> list[tuple[int, Cell, int]]:
     return found
 
 
+def _parts_without(st: State, tile: int) -> dict[int, int]:
+    """The connected parts of the station once ``tile`` is lifted off: part number by tile (the
+    Waking Room's part is 0)."""
+    joined = links(st)
+    part: dict[int, int] = {tile: -1}
+    number = 0
+    for root in (WAKING_ROOM_ID, *st.pos):
+        if root in part:
+            continue
+        part[root] = number
+        todo = [root]
+        while todo:
+            for other in joined[todo.pop()]:
+                if other not in part:
+                    part[other] = number
+                    todo.append(other)
+        number += 1
+    del part[tile]
+    return part
+
+
 def _control_moves(st: State) -> list[tuple[int, Cell, int]]:
     out: list[tuple[int, Cell, int]] = []
+    cells, doors = st.cell, st.doors
     for tile in sorted(st.pos):
         kind = TILES[tile].kind
         if kind in (WAKING_ROOM, POD):
             continue
         old_cell, old_doors = st.pos[tile], st.doors[tile]
-        reached = _reach(st.cell, st.pos, st.doors, skip=tile)
-        missing = [t for t in st.pos if t != tile and t not in reached]
+        part = _parts_without(st, tile)
+        parts = max(part.values()) + 1
         rotations = distinct_rotations(TILES[tile].doors)
-        if not missing:
+        if parts == 1:
             for cell, need in _open_without(st, tile):
                 for rot, mask in rotations:
                     if cell == old_cell and mask == old_doors:
@@ -283,29 +305,32 @@ def _control_moves(st: State) -> list[tuple[int, Cell, int]]:
                     if mask & need:
                         out.append((tile, cell, rot))
             continue
-        # The tile holds the station together: only spots touching the cut-off part can work.
+        # The tile holds the station together: it must link, at its new place, to every part
+        # (the parts are joined through it alone). Only spots touching a cut-off part can work.
         near: dict[Cell, None] = {old_cell: None}
-        for t in missing:
-            for c in neighbours(st.pos[t]):
-                if c not in st.cell:
-                    near.setdefault(c, None)
-        cells = dict(st.cell)
-        del cells[old_cell]
-        pos = dict(st.pos)
-        doors = dict(st.doors)
+        for t, number in part.items():
+            if number:
+                for c in neighbours(st.pos[t]):
+                    if c not in cells:
+                        near.setdefault(c, None)
         for cell in sorted(near, key=lambda c: (c[1], c[0])):
+            x, y = cell
+            around = [
+                cells.get(c) if c != old_cell else None
+                for c in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
+            ]
             for rot, mask in rotations:
                 if cell == old_cell and mask == old_doors:
                     continue
                 if not _module_links(st, cell, mask, skip=tile):
                     continue
-                cells[cell] = tile
-                pos[tile] = cell
-                doors[tile] = mask
-                if len(_reach(cells, pos, doors)) == len(pos):
+                touched = {
+                    part[other]
+                    for side, other, back in zip(SIDES, around, (S, W, N, E), strict=True)
+                    if mask & side and other is not None and doors[other] & back
+                }
+                if len(touched) == parts:
                     out.append((tile, cell, rot))
-                del cells[cell]
-        # restore nothing: scratch dicts only
     return out
 
 
