@@ -438,6 +438,13 @@ class ArgoGame(Game):
     def _clear(self) -> None:
         self._cache.clear()
 
+    def _memo(self) -> dict[Any, bool]:
+        """Answers of push-chain tests for the present state (see movement.moves_for)."""
+        memo = self._cache.get("memo")
+        if memo is None:
+            memo = self._cache["memo"] = {}
+        return memo
+
     # ----- resolution of root actions and their decisions -----------------------------------
 
     def _start(self, seat: int, root: Action, events: list[Event], tm: bool, cancel: bool = True) -> None:
@@ -616,11 +623,12 @@ class ArgoGame(Game):
                 options = building.build_options(st)
             elif st.phase == "actions" and st.actions_used < st.actions_allowed():
                 options = []
+                memo = self._memo()
                 for aid in st.team(st.active):
                     if aid not in st.moved:
-                        options.extend(movement.moves_for(st, aid))
+                        options.extend(movement.moves_for(st, aid, memo))
                 if st.turn >= st.n:
-                    options.extend(legal.activation_options(st, st.active))
+                    options.extend(legal.activation_options(st, st.active, memo))
             else:
                 options = []
             self._cache["phase"] = options
@@ -635,7 +643,7 @@ class ArgoGame(Game):
             if st.window is None or seat == st.active:
                 self._cache[key] = []
             else:
-                self._cache[key] = legal.time_machine_options(st, seat)
+                self._cache[key] = legal.time_machine_options(st, seat, self._memo())
         return list(self._cache[key])
 
     def _eligible(self) -> list[int]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.engine.argo import station
 from bot.engine.argo.aliens import alien_move_feasible, alien_targets
 from bot.engine.argo.data import (
@@ -34,8 +36,10 @@ def alien_moves(st: State) -> list[Action]:
     return out
 
 
-def activation_options(st: State, seat: int) -> list[Action]:
-    """Every complete Activation ``seat`` could make now (ignoring whose turn it is)."""
+def activation_options(st: State, seat: int, memo: dict[Any, bool] | None = None) -> list[Action]:
+    """Every complete Activation ``seat`` could make now (ignoring whose turn it is).
+
+    ``memo``: see movement.moves_for."""
     out: list[Action] = []
     modules = sorted({st.loc[a] for a in st.team(seat) if st.loc[a] >= 0})
     for module in modules:
@@ -66,7 +70,7 @@ def activation_options(st: State, seat: int) -> list[Action]:
                     out.append(action)
         elif kind == JUMP_ROOM:
             for aid in activators:
-                if moves_for(st, aid):
+                if moves_for(st, aid, memo):
                     out.append({**base, "astronaut": aid})
         elif kind == CONTROL_ROOM:
             for tile, cell, rot in station.control_moves(st):
@@ -74,15 +78,17 @@ def activation_options(st: State, seat: int) -> list[Action]:
     return out
 
 
-def time_machine_options(st: State, seat: int) -> list[Action]:
-    """The interrupts ``seat`` may make with the Time Machine now (ignoring timing)."""
+def time_machine_options(st: State, seat: int, memo: dict[Any, bool] | None = None) -> list[Action]:
+    """The interrupts ``seat`` may make with the Time Machine now (ignoring timing).
+
+    ``memo``: see movement.moves_for."""
     tm = time_machine_tile(st)
     if tm is None or not can_activate(st, seat, tm):
         return []
     out: list[Action] = []
     for aid in st.team(seat):
-        for move in moves_for(st, aid):
+        for move in moves_for(st, aid, memo):
             out.append({"type": "timemachine", "do": move})
-    for act in activation_options(st, seat):
+    for act in activation_options(st, seat, memo):
         out.append({"type": "timemachine", "do": act})
     return out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.engine.argo import station
 from bot.engine.argo.data import (
     EXPLORER,
@@ -221,10 +223,16 @@ _IS_POD: tuple[bool, ...] = tuple(t.kind == POD for t in TILES)
 _IS_TELEPORTER: tuple[bool, ...] = tuple(t.kind == TELEPORTER for t in TILES)
 _WALK_THROUGH: tuple[bool, ...] = tuple(t.kind not in (TELEPORTER, POD) for t in TILES)
 _CAPACITY: tuple[int, ...] = tuple(t.capacity for t in TILES)
+_KIND_CLASS: tuple[int, ...] = tuple(r if r in (ROBOT, GRUNT) else -1 for r in range(TEAM_SIZE))
+"""What can_enter tells apart in an Astronaut: Robot, Grunt, or any other."""
 
 
-def moves_for(st: State, aid: int) -> list[Action]:
-    """Every complete Move action of one Astronaut (paths in :func:`move_paths` order)."""
+def moves_for(st: State, aid: int, memo: dict[Any, bool] | None = None) -> list[Action]:
+    """Every complete Move action of one Astronaut (paths in :func:`move_paths` order).
+
+    ``memo`` (optional, for one state only) keeps the answers of the push-chain tests: two
+    Astronauts of the same kind (Robot, Grunt, any other) on the same tile, moving the same way,
+    get the same answer (swapping the two maps one chain onto the other)."""
     start = st.loc[aid]
     if start < 0 or _IS_POD[start]:
         return []
@@ -240,14 +248,20 @@ def moves_for(st: State, aid: int) -> list[Action]:
         for path in paths:
             target = path[-1]
             # The usual cases, decided as can_enter would decide them; the rest goes to it.
-            fine = (
-                not _IS_TELEPORTER[target]
-                and (
-                    (target in aliens and kind != ROBOT and kind != GRUNT)  # killed on entry
-                    or _IS_POD[target]
-                    or len(occ.get(target, ())) < _CAPACITY[target]  # room without a push
-                )
-            ) or move_feasible(st, aid, path)
+            fine = not _IS_TELEPORTER[target] and (
+                (target in aliens and kind != ROBOT and kind != GRUNT)  # killed on entry
+                or _IS_POD[target]
+                or len(occ.get(target, ())) < _CAPACITY[target]  # room without a push
+            )
+            if not fine:
+                if memo is None:
+                    fine = move_feasible(st, aid, path)
+                else:
+                    key = (start, target, first if len(path) > 1 else start, _KIND_CLASS[kind])
+                    known = memo.get(key)
+                    if known is None:
+                        known = memo[key] = move_feasible(st, aid, path)
+                    fine = known
             if fine:
                 base: Action = {"type": "move", "astronaut": aid, "path": path}
                 if kind == PILOT and _IS_POD[target] and not occ.get(target):
