@@ -41,7 +41,9 @@ def build(ctx: Ctx, action: Action) -> None:
     st = ctx.st
     tile = action["tile"]
     cell = (action["cell"][0], action["cell"][1])
+    before = st.geo
     st.place(tile, cell, action["rot"])
+    station.grown(st, before, tile)
     info = TILES[tile]
     if info.kind == POD:
         st.pod_stack.remove(tile)

@@ -7,6 +7,7 @@ whenever a tile is placed, moved or removed: they are computed once per layout, 
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
 from bot.engine.argo.data import POD, TELEPORTER, TILES, TIME_MACHINE, WAKING_ROOM, WAKING_ROOM_ID
 from bot.engine.argo.geometry import OPPOSITE, SIDES, Cell, E, N, S, W, distinct_rotations, neighbours, step
@@ -18,25 +19,27 @@ Placement = tuple[Cell, int]
 _IS_POD: tuple[bool, ...] = tuple(t.kind == POD for t in TILES)
 
 
+def _links_of(cells: dict[Cell, int], doors: dict[int, int], tile: int, cell: Cell) -> tuple[int, ...]:
+    x, y = cell
+    mask = doors[tile]
+    out = []
+    if mask & N and (other := cells.get((x, y - 1))) is not None and doors[other] & S:
+        out.append(other)
+    if mask & E and (other := cells.get((x + 1, y))) is not None and doors[other] & W:
+        out.append(other)
+    if mask & S and (other := cells.get((x, y + 1))) is not None and doors[other] & N:
+        out.append(other)
+    if mask & W and (other := cells.get((x - 1, y))) is not None and doors[other] & E:
+        out.append(other)
+    return tuple(out)
+
+
 def links(st: State) -> dict[int, tuple[int, ...]]:
     """For every tile, the tiles joined to it by facing connectors (N, E, S, W order)."""
     found = st.geo.get("links")
     if found is None:
         cells, doors = st.cell, st.doors
-        found = {}
-        for tile, (x, y) in st.pos.items():
-            mask = doors[tile]
-            out = []
-            if mask & N and (other := cells.get((x, y - 1))) is not None and doors[other] & S:
-                out.append(other)
-            if mask & E and (other := cells.get((x + 1, y))) is not None and doors[other] & W:
-                out.append(other)
-            if mask & S and (other := cells.get((x, y + 1))) is not None and doors[other] & N:
-                out.append(other)
-            if mask & W and (other := cells.get((x - 1, y))) is not None and doors[other] & E:
-                out.append(other)
-            found[tile] = tuple(out)
-        st.geo["links"] = found
+        found = st.geo["links"] = {tile: _links_of(cells, doors, tile, cell) for tile, cell in st.pos.items()}
     return found
 
 
@@ -45,16 +48,16 @@ def linked(st: State, tile: int) -> tuple[int, ...]:
     return links(st)[tile]
 
 
+def _adjacent_of(cells: dict[Cell, int], cell: Cell) -> tuple[int, ...]:
+    return tuple(o for c in neighbours(cell) if (o := cells.get(c)) is not None)
+
+
 def adjacent(st: State, tile: int) -> tuple[int, ...]:
     """Tiles on the four orthogonally adjacent cells, connected or not."""
     found = st.geo.get("adjacent")
     if found is None:
         cells = st.cell
-        found = {
-            t: tuple(o for c in neighbours(cell) if (o := cells.get(c)) is not None)
-            for t, cell in st.pos.items()
-        }
-        st.geo["adjacent"] = found
+        found = st.geo["adjacent"] = {t: _adjacent_of(cells, cell) for t, cell in st.pos.items()}
     return found[tile]
 
 
@@ -144,21 +147,95 @@ def _open_cells(st: State) -> list[tuple[Cell, int, tuple[int | None, ...]]]:
                 spots[(x, y + 1)] = None
             if mask & W and (x - 1, y) not in cells:
                 spots[(x - 1, y)] = None
-        found = []
-        for x, y in sorted(spots, key=lambda c: (c[1], c[0])):
-            around = (
-                cells.get((x, y - 1)),
-                cells.get((x + 1, y)),
-                cells.get((x, y + 1)),
-                cells.get((x - 1, y)),
-            )
-            need = 0
-            for side, other, back in zip(SIDES, around, (S, W, N, E), strict=True):
-                if other is not None and not _IS_POD[other] and doors[other] & back:
-                    need |= side
-            found.append(((x, y), need, around))
+        found = [(cell, *_open_entry(cells, doors, cell)) for cell in sorted(spots, key=_north_first)]
         st.geo["open"] = found
     return found
+
+
+def _north_first(cell: Cell) -> tuple[int, int]:
+    return (cell[1], cell[0])
+
+
+def _open_entry(
+    cells: dict[Cell, int], doors: dict[int, int], cell: Cell
+) -> tuple[int, tuple[int | None, ...]]:
+    """An empty cell's mask of sides facing a Module connector, and its neighbours (N, E, S, W)."""
+    x, y = cell
+    around = (cells.get((x, y - 1)), cells.get((x + 1, y)), cells.get((x, y + 1)), cells.get((x - 1, y)))
+    need = 0
+    for side, other, back in zip(SIDES, around, (S, W, N, E), strict=True):
+        if other is not None and not _IS_POD[other] and doors[other] & back:
+            need |= side
+    return need, around
+
+
+def grown(st: State, before: dict[Any, Any], tile: int) -> None:
+    """Carry the layout answers over to the station that has just received ``tile`` on a free
+    cell (``before`` is the layout cache of the station without it): only what the new tile
+    touches is worked out again. The answers are those a fresh computation would give."""
+    geo = st.geo
+    cells, doors, pos = st.cell, st.doors, st.pos
+    x, y = cell = pos[tile]
+    spots = ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
+    near = [cells.get(c) for c in spots]
+    found = before.get("links")
+    if found is not None:
+        found = dict(found)
+        found[tile] = mine = _links_of(cells, doors, tile, cell)
+        for other in mine:
+            found[other] = _links_of(cells, doors, other, pos[other])
+        geo["links"] = found
+    found = before.get("adjacent")
+    if found is not None:
+        found = dict(found)
+        found[tile] = _adjacent_of(cells, cell)
+        for other in near:
+            if other is not None:
+                found[other] = _adjacent_of(cells, pos[other])
+        geo["adjacent"] = found
+    kind = TILES[tile].kind
+    if "teleporters" in before:
+        geo["teleporters"] = (*before["teleporters"], tile) if kind == TELEPORTER else before["teleporters"]
+    if "time_machine" in before:
+        geo["time_machine"] = tile if kind == TIME_MACHINE else before["time_machine"]
+    found = before.get("distances")
+    if found is not None and "links" in geo:
+        if kind != POD:  # Pods are never passed through: no distance changes
+            found = dict(found)
+            joined = geo["links"]
+            steps = [found[o] for o in joined[tile] if o in found and not _IS_POD[o]]
+            if steps:
+                found[tile] = min(steps) + 1
+                todo = deque([tile])
+                while todo:  # shorter ways through the new tile
+                    here = todo.popleft()
+                    for other in joined[here]:
+                        if not _IS_POD[other] and found.get(other, found[here] + 2) > found[here] + 1:
+                            found[other] = found[here] + 1
+                            todo.append(other)
+        geo["distances"] = found
+    found = before.get("open")
+    if found is not None:
+        spots_left = {c: (need, around) for c, need, around in found if c != cell}
+        mask = doors[tile] if kind != POD else 0
+        for side, spot, back, index in zip(SIDES, spots, (S, W, N, E), (2, 3, 0, 1), strict=True):
+            if spot in cells:
+                continue
+            entry = spots_left.get(spot)
+            if entry is None:
+                if mask & side:  # a new spot in front of one of the new Module's doors
+                    spots_left[spot] = _open_entry(cells, doors, spot)
+                continue
+            need, around = entry
+            around = (*around[:index], tile, *around[index + 1 :])
+            spots_left[spot] = (need | back if mask & side else need, around)
+        geo["open"] = [
+            (c, need, around) for c, (need, around) in sorted(spots_left.items(), key=_first_north)
+        ]
+
+
+def _first_north(item: tuple[Cell, Any]) -> tuple[int, int]:
+    return (item[0][1], item[0][0])
 
 
 def _frontier(st: State, skip: int | None = None) -> list[Cell]:
