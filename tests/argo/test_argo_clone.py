@@ -140,3 +140,26 @@ def test_a_determinized_game_plays_on_to_a_legal_end():
         assert game.result() is None  # the original did not move
         data = copy.to_json()
         assert ArgoGame.from_json(json.loads(json.dumps(data))).to_json() == data
+
+
+def test_copies_never_see_later_changes_along_random_games():
+    # Copies share containers until one side writes: play on and check every earlier copy.
+    for seed in range(6):
+        options = {"tm_wait": seed % 2, "deep_space": "on" if seed % 3 == 0 else "off"}
+        game = ArgoGame.new(["a", "b", "c", "d"][: 2 + seed % 3], seed, options)
+        rng = random.Random(seed)
+        kept: list[tuple[ArgoGame, str]] = []
+        for step in range(400):
+            if game.result() is not None:
+                break
+            if step % 3 == 0:
+                copy = game.clone()
+                kept.append((copy, json.dumps(copy.to_json(), sort_keys=True)))
+            advance(game, rng, 1)
+        for copy, text in kept:
+            assert json.dumps(copy.to_json(), sort_keys=True) == text
+        # and a copy played on by itself does not change the game it came from
+        done = json.dumps(game.to_json(), sort_keys=True)
+        for copy, _ in kept[-5:]:
+            advance(copy, random.Random(seed + 1), 40)
+        assert json.dumps(game.to_json(), sort_keys=True) == done

@@ -45,6 +45,7 @@ def build(ctx: Ctx, action: Action) -> None:
     st.place(tile, cell, action["rot"])
     station.grown(st, before, tile)
     info = TILES[tile]
+    st.own_supply()
     if info.kind == POD:
         st.pod_stack.remove(tile)
     else:

@@ -152,6 +152,7 @@ def kill_astronaut(ctx: Ctx, aid: int, how: str) -> None:
     if tile >= 0:
         leave(st, aid)
     st.loc[aid] = TRACK
+    st.own_track()
     st.track.append(aid)
     data: dict[str, Any] = {"victim": aid, "tile": tile}
     text = f"{astro(st, aid)} {how}."
@@ -185,6 +186,7 @@ def launch(ctx: Ctx, pod: int, why: str) -> None:
     st = ctx.st
     seats = TILES[pod].seats
     occupants = st.occ.get(pod, ())
+    st.own_escapes()
     ctx.emit(f"{place(st, pod).capitalize()} takes off {why}.", "launch", pod=pod, occupants=list(occupants))
     for seat_index, aid in enumerate(occupants):
         points = seats[seat_index] * (2 if role(aid) == CHIEF else 1)

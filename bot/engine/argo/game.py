@@ -18,7 +18,7 @@ from bot.engine.argo.data import (
 )
 from bot.engine.argo.geometry import OPPOSITE, SIDES, distinct_rotations, step
 from bot.engine.argo.notation import notation as _notation
-from bot.engine.argo.state import State
+from bot.engine.argo.state import OWN_ALL, State
 from bot.engine.argo.text import who
 from bot.engine.argo.view import build_view
 from bot.engine.core import (
@@ -94,6 +94,7 @@ class ArgoGame(Game):
             values[key] = spec.parse(str(value))
         rng = Rng(seed)
         st = State.__new__(State)
+        st.owned = OWN_ALL
         st.players = tuple(str(p) for p in players)
         st.difficulty = str(values["difficulty"])
         st.deep_space = values["deep_space"] == "on"
@@ -599,10 +600,11 @@ class ArgoGame(Game):
 
     def _end_turn(self, events: list[Event]) -> None:
         st = self.st
-        ctx = resolution.run(st, st.active, {"type": "endturn"}, [])
-        self.st = st = ctx.st
+        if st.core_start:  # only the Core Room acts at the end of a turn
+            ctx = resolution.run(st, st.active, {"type": "endturn"}, [])
+            self.st = st = ctx.st
+            events.extend(ctx.events)
         self._clear()
-        events.extend(ctx.events)
         if st.finished:
             return
         if st.final_turns is not None:

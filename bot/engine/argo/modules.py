@@ -82,6 +82,7 @@ def activate(ctx: Ctx, action: Action) -> None:
     st = ctx.st
     module = action["module"]
     kind = TILES[module].kind
+    st.own_tokens()
     st.tokens[module] = (*st.tokens.get(module, ()), ctx.actor)
     st.activations[ctx.actor] += 1
     if kind == WAREHOUSE:
@@ -101,6 +102,7 @@ def activate(ctx: Ctx, action: Action) -> None:
         launch(ctx, action["pod"], "on the Security Center's order")
     elif kind == INFIRMARY:
         aid = action["astronaut"]
+        st.own_track()
         index = st.track.index(aid)
         last = st.track.pop()
         if index < len(st.track):

@@ -37,6 +37,7 @@ def dispatch(ctx: Ctx, root: Action) -> None:
     elif kind == "timemachine":
         tm = time_machine_tile(st)
         assert tm is not None
+        st.own_tokens()
         st.tokens[tm] = (*st.tokens.get(tm, ()), ctx.actor)
         st.activations[ctx.actor] += 1
         ctx.emit(
