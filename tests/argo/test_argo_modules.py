@@ -100,6 +100,28 @@ def test_lab_swap_on_a_teleporter_does_not_teleport():
     assert alien_cells(game) == ["N1"]
 
 
+def test_lab_swap_into_a_full_tile_pushes_and_is_offered_only_if_the_push_can_end():
+    # The Astronaut arrives on the Alien's tile first; if it is full he pushes as in a Move.
+    tiles = dict(LAB, E2="Corridor-end W", E1="Corridor-L NE", N1E1="Corridor-end S")
+    del tiles["N2E1"]
+    people = {"Blue-Pilot": "N2", "Yellow-Chief": "E2", "Yellow-Grunt": "E1", "Yellow-Explorer": "N1E1"}
+    game = setup(tiles, astronauts=people, aliens=["E2", "N3"])
+    options = activations(game)
+    # for the Pilot, E2 -> E1 -> N1E1 is a dead end, all full: no swap with the Alien on E2
+    assert "activate Lab Pilot E2" not in options
+    assert "activate Lab Pilot N3" in options
+    # a Yellow Astronaut of the chain frees his own tile (the Alien takes it): the chain ends there
+    assert "activate Lab Yellow-Grunt E2" in options and "activate Lab Yellow-Explorer E2" in options
+    # with room at the end of the chain the swap is offered, and the Chief is pushed out
+    people["Yellow-Explorer"] = "WR"
+    game = setup(tiles, astronauts=people, aliens=["E2", "N3"])
+    assert "activate Lab Pilot E2" in activations(game)
+    play(game, "Blue", "activate Lab Pilot E2")
+    assert where(game, "Blue-Pilot") == "E2"
+    assert where(game, "Yellow-Chief") == "E1"
+    assert where(game, "Yellow-Grunt") == "N1E1"
+
+
 CONTROL = {
     "N1": "Corridor-I NS",
     "N2": "Control-Room NS",

@@ -18,9 +18,8 @@ from bot.engine.argo.data import (
     TIME_MACHINE,
     WAREHOUSE,
 )
-from bot.engine.argo.modules import can_activate, lab_targets, laser_targets, time_machine_tile
+from bot.engine.argo.modules import can_activate, lab_feasible, lab_targets, laser_targets, time_machine_tile
 from bot.engine.argo.movement import moves_for
-from bot.engine.argo.resolution import feasible
 from bot.engine.argo.state import State
 from bot.engine.core import Action
 
@@ -66,7 +65,7 @@ def activation_options(st: State, seat: int, memo: dict[Any, bool] | None = None
             for aid, alien in lab_targets(st):
                 action = {**base, "astronaut": aid, "alien": alien}
                 full = len(st.occ.get(alien, ())) >= TILES[alien].capacity
-                if not full or feasible(st, seat, action):
+                if not full or lab_feasible(st, aid, alien):
                     out.append(action)
         elif kind == JUMP_ROOM:
             for aid in activators:

@@ -33,7 +33,7 @@ from bot.engine.argo.effects import (
     put,
 )
 from bot.engine.argo.geometry import label
-from bot.engine.argo.movement import do_move, movable, moves_for, push_out
+from bot.engine.argo.movement import can_enter, do_move, movable, moves_for, push_out
 from bot.engine.argo.state import State
 from bot.engine.argo.text import astro, owner, place, role, who
 from bot.engine.core import Action
@@ -62,6 +62,16 @@ def lab_targets(st: State) -> list[tuple[int, int]]:
         if role(a) != ROBOT and TILES[t].kind not in ALIEN_FORBIDDEN and t not in st.aliens
     ]
     return [(a, alien) for a in sorted(people) for alien in st.aliens]
+
+
+def lab_feasible(st: State, aid: int, alien: int) -> bool:
+    """True if the Lab swap of ``aid`` with the Alien on ``alien`` can be completed: as in the
+    effect, the Alien is on the Astronaut's tile when he arrives, and he pushes if it is full."""
+    home = st.loc[aid]
+    trial = st.copy()
+    trial.occ[home] = tuple(a for a in st.occ[home] if a != aid)
+    trial.aliens = tuple(sorted((*(t for t in st.aliens if t != alien), home)))
+    return can_enter(trial, aid, alien, None, "lab", {})
 
 
 def laser_targets(st: State, seat: int) -> list[int]:

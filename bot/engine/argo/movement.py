@@ -175,7 +175,7 @@ def can_enter(
 
     ``occ`` overrides the occupants of tiles changed so far along the chain.
     """
-    if _IS_TELEPORTER[tile] and how != "teleport":  # moving or pushed in: teleported at once
+    if _IS_TELEPORTER[tile] and (how == "move" or how == "push"):  # teleported at once
         targets = teleport_targets(st, tile)
         return not targets or any(
             can_enter(st, aid, t, tile, "teleport", occ, dead_aliens, pushed) for t in targets
