@@ -194,6 +194,21 @@ def can_enter(
     targets = [t for t in station.links(st)[tile] if t != came_from]
     if not targets:
         return False
+    # First the pushes that end at once (as the recursive call would find), then the others.
+    aliens, rooms = st.aliens, st.occ
+    for other in here:
+        if other == aid or other in pushed:
+            continue
+        eaten = other % TEAM_SIZE not in (ROBOT, GRUNT)  # dies on entering an Alien's tile
+        for target in targets:
+            if _IS_TELEPORTER[target]:
+                continue
+            if (
+                (eaten and target in aliens and target not in dead_aliens)
+                or _IS_POD[target]
+                or len(occ[target] if target in occ else rooms.get(target, ())) < _CAPACITY[target]
+            ):
+                return True
     for other in here:
         if other == aid or other in pushed:
             continue
