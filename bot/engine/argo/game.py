@@ -39,6 +39,25 @@ from bot.engine.core import (
 
 TM_LABEL = "Time Machine"
 
+_TURN_FIELDS = (
+    "actions_used",
+    "active",
+    "alien_victory",
+    "core_start",
+    "end_reason",
+    "final_turns",
+    "finished",
+    "hold",
+    "moved",
+    "pending",
+    "phase",
+    "turn",
+    "undo_base",
+    "undo_log",
+    "window",
+)
+"""The fields the turn flow (this module) reassigns on the present state object."""
+
 
 class ArgoGame(Game):
     """A game of Argo for 2 to 4 players, every rule of the rulebook included."""
@@ -315,11 +334,33 @@ class ArgoGame(Game):
 
     def apply(self, player: str, action: Action) -> list[Event]:
         """Carry out ``action`` for ``player``; IllegalAction (nothing changed) if not legal."""
-        saved = self.st.copy()
+        # Whatever goes wrong, the game is left as it was. Resolutions work on copies, and the
+        # turn bookkeeping below is all this object has changed in place by then (its
+        # containers are never changed once a resolution has committed them): no state copy.
+        st = self.st
+        saved = (
+            st.actions_used,
+            st.active,
+            st.alien_victory,
+            st.core_start,
+            st.end_reason,
+            st.final_turns,
+            st.finished,
+            st.hold,
+            st.moved,
+            st.pending,
+            st.phase,
+            st.turn,
+            st.undo_base,
+            st.undo_log,
+            st.window,
+        )  # the fields of _TURN_FIELDS, in that order
         try:
             return self._apply(player, action)
         except BaseException:
-            self.st = saved  # whatever went wrong, the game is left as it was
+            for name, value in zip(_TURN_FIELDS, saved, strict=True):
+                setattr(st, name, value)
+            self.st = st
             self._clear()
             raise
 
