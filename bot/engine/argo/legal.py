@@ -72,8 +72,15 @@ def activation_options(st: State, seat: int, memo: dict[Any, bool] | None = None
                 if moves_for(st, aid, memo):
                     out.append({**base, "astronaut": aid})
         elif kind == CONTROL_ROOM:
-            for tile, cell, rot in station.control_moves(st):
-                out.append({**base, "tile": tile, "cell": [cell[0], cell[1]], "rot": rot})
+            # often a thousand or more: made once per layout (station.geo) and shared
+            key = ("control_actions", module)
+            found = st.geo.get(key)
+            if found is None:
+                found = st.geo[key] = [
+                    {**base, "tile": tile, "cell": [cell[0], cell[1]], "rot": rot}
+                    for tile, cell, rot in station.control_moves(st)
+                ]
+            out.extend(found)
     return out
 
 

@@ -56,9 +56,11 @@ def adjacent(st: State, tile: int) -> tuple[int, ...]:
     """Tiles on the four orthogonally adjacent cells, connected or not."""
     found = st.geo.get("adjacent")
     if found is None:
-        cells = st.cell
-        found = st.geo["adjacent"] = {t: _adjacent_of(cells, cell) for t, cell in st.pos.items()}
-    return found[tile]
+        found = st.geo["adjacent"] = {}
+    near = found.get(tile)
+    if near is None:  # worked out per tile: only the Laser asks
+        near = found[tile] = _adjacent_of(st.cell, st.pos[tile])
+    return near
 
 
 def teleporters(st: State) -> tuple[int, ...]:
@@ -177,7 +179,6 @@ def grown(st: State, before: dict[Any, Any], tile: int) -> None:
     cells, doors, pos = st.cell, st.doors, st.pos
     x, y = cell = pos[tile]
     spots = ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
-    near = [cells.get(c) for c in spots]
     found = before.get("links")
     if found is not None:
         found = dict(found)
@@ -185,14 +186,6 @@ def grown(st: State, before: dict[Any, Any], tile: int) -> None:
         for other in mine:
             found[other] = _links_of(cells, doors, other, pos[other])
         geo["links"] = found
-    found = before.get("adjacent")
-    if found is not None:
-        found = dict(found)
-        found[tile] = _adjacent_of(cells, cell)
-        for other in near:
-            if other is not None:
-                found[other] = _adjacent_of(cells, pos[other])
-        geo["adjacent"] = found
     kind = TILES[tile].kind
     if "teleporters" in before:
         geo["teleporters"] = (*before["teleporters"], tile) if kind == TELEPORTER else before["teleporters"]
