@@ -69,6 +69,17 @@ def _dump(value: Any) -> bytes:
     return json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
 
 
+def _recorded_result(result: dict[str, Any]) -> dict[str, Any]:
+    """The result as the corpus recorded it (later contract fields, like the ranking, left out)."""
+    return {key: result[key] for key in ("winners", "scores", "text")}
+
+
+def _recorded_view(view: dict[str, Any]) -> dict[str, Any]:
+    if view.get("result") is None:
+        return view
+    return {**view, "result": _recorded_result(view["result"])}
+
+
 def trace(spec: Spec) -> tuple[int, str]:
     """Play the spec's game with its seeded random driver: (steps, SHA-256 of the trace)."""
     players = [f"p{i}" for i in range(spec.players)]
@@ -77,10 +88,10 @@ def trace(spec: Spec) -> tuple[int, str]:
     digest = hashlib.sha256()
     for step in range(STEP_CAP):
         digest.update(_dump(game.to_json()))
-        digest.update(_dump(game.view(None)))
+        digest.update(_dump(_recorded_view(game.view(None))))
         prompt = game.prompt()
         if prompt is None:
-            digest.update(_dump(game.result().to_json()))
+            digest.update(_dump(_recorded_result(game.result().to_json())))
             return step, digest.hexdigest()
         digest.update(
             _dump([prompt.player, prompt.text, list(prompt.others), prompt.others_label, prompt.timeout])
