@@ -122,9 +122,14 @@ def goals(state: State, seat: Seat) -> dict[Coord, int]:
         for at, key in state.frontiers.items():
             if FRONTIER_BY_KEY[key].action == FOUNTAIN:
                 found[at] = min(found.get(at, 9), 1)
-    if missing and ("book" in seat.items or any(f not in cells for f in missing)):
+    undiscovered = any(f not in cells for f in missing)
+    if missing and ("book" in seat.items or undiscovered):
         town_cost = 0 if "book" in seat.items else 2
         found[state.town] = min(found.get(state.town, 9), town_cost)
+    if undiscovered and seat.emeralds >= 1 and state.discovery:
+        for at, key in state.frontiers.items():
+            if FRONTIER_BY_KEY[key].action == HILL:
+                found[at] = min(found.get(at, 9), 2)
     if eden is None and len(seat.fragments) >= 5:
         for at, forest in state.forests.items():
             if not forest.flipped and seat.id not in forest.markers and len(forest.markers) <= seat.emeralds:
@@ -354,7 +359,9 @@ class ArgoatPolicy(Policy):
         if kind == CARAVAN:
             return choices.get("pay" if me.emeralds >= 2 else "pass", ends[0])
         if kind == HILL:
-            return choices.get("pass", ends[0])
+            cells = _fragment_cells(state)
+            hoping = any(f not in me.fragments and f not in cells for f in FRAGMENT_KEYS)
+            return choices.get("pay" if hoping else "pass", ends[0])
         if kind == TRAIL:
             dist = goal_distances(state, goals(state, me))
             best, best_d = choices.get("stay", ends[0]), dist.get(me.pos, FAR)
