@@ -167,7 +167,9 @@ def labels(levels: Sequence[str]) -> list[str]:
     return out
 
 
-def _one(args: tuple[str, list[str], int, int, dict[str, str], int | None, float | None]) -> tuple[int, GameRecord]:
+def _one(
+    args: tuple[str, list[str], int, int, dict[str, str], int | None, float | None],
+) -> tuple[int, GameRecord]:
     game_name, levels, seed, shift, options, iterations, budget = args
     seated = levels[shift:] + levels[:shift]
     return shift, play_game(game_name, seated, seed, options=options, iterations=iterations, budget_s=budget)
@@ -217,7 +219,9 @@ def report(game_name: str, levels: Sequence[str], runs: list[tuple[list[int], Ga
     if game_name.lower() == "argo":
         aliens = sum(1 for _, r in runs if r.nobody_won)
         lo, hi = wilson(aliens, n_games)
-        lines.append(f"Aliens won {aliens}/{n_games} = {aliens / max(n_games, 1):.0%} [95% CI {lo:.0%}–{hi:.0%}]")
+        lines.append(
+            f"Aliens won {aliens}/{n_games} = {aliens / max(n_games, 1):.0%} [95% CI {lo:.0%}–{hi:.0%}]"
+        )
     lines.append(
         f"{'bot':<10} {'wins':>5} {'win%':>5} {'95% CI':>11} {'avg score':>9} {'first seat':>10} "
         f"{'decisions':>9} {'searched':>8} {'ms p50':>8} {'ms p95':>8}"
@@ -250,7 +254,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bot.arena", description=__doc__.splitlines()[0])
     parser.add_argument("game", help="argo or argoat")
     parser.add_argument("--players", type=int, default=None, help="seats (default: one per bot)")
-    parser.add_argument("--bots", default="hard,random", help=f"levels by seat, from {', '.join(LEVEL_NAMES)}")
+    parser.add_argument(
+        "--bots", default="hard,random", help=f"levels by seat, from {', '.join(LEVEL_NAMES)}"
+    )
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="processes (games run in parallel)")
@@ -282,7 +288,9 @@ def main(argv: list[str] | None = None) -> None:
         budget_s=args.budget,
     )
     print(report(cls.name, levels, runs))
-    print(f"({time.perf_counter() - started:.0f} s wall, {args.jobs} job(s), seeds {args.seed}–{args.seed + args.games - 1})")
+    wall = time.perf_counter() - started
+    last = args.seed + args.games - 1
+    print(f"({wall:.0f} s wall, {args.jobs} job(s), seeds {args.seed}–{last})")
     sys.stdout.flush()
 
 

@@ -126,7 +126,7 @@ def projections(st: State) -> tuple[list[float], float, bool]:
             points[_owner(aid)] += value
     values = st.track_values()
     deaths = min(len(threatened), n) * THREAT
-    index = st.covered() + len(st.track) + int(round(deaths))
+    index = st.covered() + len(st.track) + round(deaths)
     full = index >= len(values)
     alien = float(values[-1] + 4 if full else values[index])
     return points, alien, full

@@ -338,9 +338,8 @@ class ArgoatPolicy(Policy):
                 eden, _ = knowledge(state, me)
                 if eden is None:
                     return action
-            if item == "staff" and target is not None:
-                if dist.get(parse(target), FAR) + 1 < here:
-                    return action
+            if item == "staff" and target is not None and dist.get(parse(target), FAR) + 1 < here:
+                return action
             if item == "wings" and not state.move.moved and here >= 2 and len(me.fragments) >= 6:
                 return action
         return None

@@ -48,7 +48,9 @@ def test_every_choice_is_legal_and_leaves_the_game_alone(cls, players, seed, opt
 
 
 def test_the_same_seed_gives_the_same_decision_and_statistics():
-    game = next(g for g in positions(ArgoGame, 2, 3, count=8, every=7) if len(g.legal_actions(g.prompt().player)) > 3)
+    game = next(
+        g for g in positions(ArgoGame, 2, 3, count=8, every=7) if len(g.legal_actions(g.prompt().player)) > 3
+    )
     player = game.prompt().player
     first = decide(game, player, level="hard", seed=5, iterations=40)
     second = decide(game, player, level="hard", seed=5, iterations=40)

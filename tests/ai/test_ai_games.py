@@ -12,8 +12,7 @@ LEVEL_CYCLE = ("hard", "easy", "normal", "random", "hard")
 
 @pytest.mark.parametrize(
     ("game", "players", "seed"),
-    [("Argo", 2, 1), ("Argo", 3, 2), ("Argo", 4, 3)]
-    + [("Argoat", n, 10 + n) for n in range(2, 6)],
+    [("Argo", 2, 1), ("Argo", 3, 2), ("Argo", 4, 3)] + [("Argoat", n, 10 + n) for n in range(2, 6)],
 )
 def test_bots_finish_a_whole_game(game, players, seed):
     levels = list(LEVEL_CYCLE[:players])

@@ -105,7 +105,9 @@ def same_search(a: Game, b: Game, player: str, seed: int) -> bool:
     first = decide(a, player, level="hard", seed=seed, iterations=ITERATIONS)
     second = decide(b, player, level="hard", seed=seed, iterations=ITERATIONS)
     assert first[1] is not None and second[1] is not None
-    return first[0] == second[0] and first[1].visits == second[1].visits and first[1].values == second[1].values
+    return (
+        first[0] == second[0] and first[1].visits == second[1].visits and first[1].values == second[1].values
+    )
 
 
 @pytest.mark.xfail(naive(ArgoGame), strict=True, reason=NAIVE)
