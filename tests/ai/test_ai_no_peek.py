@@ -15,7 +15,7 @@ import random
 import pytest
 from ai_positions import positions
 
-from bot.ai import decide
+from bot.ai import decide, policy_for
 from bot.engine.argo import ArgoGame
 from bot.engine.argoat import ArgoatGame
 from bot.engine.core import Game
@@ -88,7 +88,10 @@ def argoat_twins() -> list[tuple[ArgoatGame, ArgoatGame, str]]:
     for seed in (31, 32, 33):
         for game in positions(ArgoatGame, 3, seed, count=8, every=40):
             player = game.prompt().player
-            if player is None or len(game.legal_actions(player)) < 3:
+            if (
+                player is None
+                or len(policy_for(game).candidates(game, player, game.legal_actions(player), 0)) < 2
+            ):
                 continue
             data = game.to_json()
             if not _argoat_secret_swap(data, player, rng):
