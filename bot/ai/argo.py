@@ -220,8 +220,11 @@ class ArgoPolicy(Policy):
 
 
 def _is_control_room(action: Action) -> bool:
-    do = action.get("do", action)
-    return do.get("type") == "activate" and TILES[do["module"]].kind == CONTROL_ROOM
+    kind = action["type"]
+    if kind == "timemachine":
+        action = action["do"]
+        kind = action["type"]
+    return kind == "activate" and TILES[action["module"]].kind == CONTROL_ROOM
 
 
 def _pod_distance(st: State) -> dict[int, int]:
@@ -249,7 +252,7 @@ def weights(st: State, seat: int, actions: list[Action]) -> list[float]:
     aliens = set(st.aliens)
     near_alien: set[int] | None = None
     pod_dist: dict[int, int] | None = None
-    control = sum(1 for a in actions if _is_control_room(a))
+    control = sum(1 for a in actions if a["type"] == "activate" and TILES[a["module"]].kind == CONTROL_ROOM)
     out: list[float] = []
     for action in actions:
         kind = action["type"]
