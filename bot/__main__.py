@@ -12,13 +12,15 @@ import discord
 
 from bot.app import create_bot
 from bot.config import ConfigError, Settings, setup_logging
+from bot.store import Store, StoreError
 
 log = logging.getLogger("bot")
 
 
 async def run(settings: Settings) -> None:
-    """Run the bot; a SIGTERM or SIGINT closes it cleanly."""
-    bot = create_bot(settings)
+    """Open the database, then run the bot; a SIGTERM or SIGINT closes it cleanly."""
+    store = await Store.open(settings.database_path)
+    bot = create_bot(settings, store=store)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
@@ -34,10 +36,13 @@ def main() -> int:
     except ConfigError as exc:
         print(f"Configuration error: {exc}", file=sys.stderr)
         return 2
-    setup_logging(settings.log_level)
+    setup_logging(settings.log_level, secrets=(settings.token,))
     log.info("starting with database %s", settings.database_path)
     try:
         asyncio.run(run(settings))
+    except StoreError as exc:
+        log.error("%s", exc)
+        return getattr(exc, "exit_status", 1)
     except discord.LoginFailure as exc:
         log.error("Discord refused the token (DISCORD_TOKEN): %s", exc)
         return 2

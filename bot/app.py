@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 
 import discord
 from discord import app_commands
@@ -17,12 +19,53 @@ from bot.tables import TableHost
 
 log = logging.getLogger(__name__)
 
+# The bot uses no voice: do not warn at every start that voice libraries are missing.
+discord.VoiceClient.warn_nacl = False
+discord.VoiceClient.warn_dave = False
+
+
+SHUTDOWN_GRACE_SECONDS = 30
+"""How long shutdown waits for handlers still answering users (they finish within seconds)."""
+
+
+class InFlight:
+    """Counts the interaction handlers running now, so that shutdown can wait for them."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    @contextlib.asynccontextmanager
+    async def track(self) -> AsyncIterator[None]:
+        """Count the enclosed work as one handler in flight."""
+        self.count += 1
+        self._idle.clear()
+        try:
+            yield
+        finally:
+            self.count -= 1
+            if self.count == 0:
+                self._idle.set()
+
+    async def wait_idle(self, timeout: float) -> bool:
+        """Wait until no handler runs (at most ``timeout`` seconds); False if some still run."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
 
 class TableBot(commands.Bot):
     """The bot: a table host over SQLite, the /game commands and the table UI."""
 
     def __init__(
-        self, settings: Settings, games: Iterable[type[Game]], seeder: Callable[[], int] | None = None
+        self,
+        settings: Settings,
+        games: Iterable[type[Game]],
+        seeder: Callable[[], int] | None = None,
+        store: Store | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -35,8 +78,10 @@ class TableBot(commands.Bot):
         self.settings = settings
         self.registry = GameRegistry(games)
         self._seeder = seeder
+        self._store = store
         self.host: TableHost = None  # type: ignore[assignment]  # set in setup_hook
         self.ui = TableUI(self)
+        self.in_flight = InFlight()
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -44,9 +89,15 @@ class TableBot(commands.Bot):
         from cogs.game import GameCog
         from cogs.shortcuts import shortcut_groups
 
-        store = await Store.open(self.settings.database_path)
+        store = self._store or await Store.open(self.settings.database_path)
         seeding = {"seeder": self._seeder} if self._seeder is not None else {}
-        self.host = TableHost(store, self.registry, clock=discord.utils.utcnow, **seeding)
+        self.host = TableHost(
+            store,
+            self.registry,
+            clock=discord.utils.utcnow,
+            cache_size=self.settings.table_cache,
+            **seeding,
+        )
         self.add_dynamic_items(*components.ALL_ITEMS)
         await self.add_cog(GameCog(self))
         for group in shortcut_groups():
@@ -59,10 +110,22 @@ class TableBot(commands.Bot):
             await self.tree.sync()
         log.info("ready to host: %s", ", ".join(self.registry.names()))
 
+    def working(self) -> contextlib.AbstractAsyncContextManager[None]:
+        """Wrap an interaction handler so that shutdown waits for it to finish."""
+        return self.in_flight.track()
+
+    async def close_tables(self) -> None:
+        """Stop taking actions, let every handler in flight finish answering, close the database."""
+        if self.host is None:
+            return
+        self.host.stop_accepting()
+        if not await self.in_flight.wait_idle(SHUTDOWN_GRACE_SECONDS):
+            log.warning("shutting down with %d handlers still running", self.in_flight.count)
+        await self.host.close()
+
     async def close(self) -> None:
-        """Stop taking actions, finish the one in progress, close the database, disconnect."""
-        if self.host is not None:
-            await self.host.close()
+        """Close the tables (see :meth:`close_tables`), then disconnect from Discord."""
+        await self.close_tables()
         await super().close()
 
     async def on_app_command_error(
@@ -85,10 +148,13 @@ def create_bot(
     *,
     games: Iterable[type[Game]] | None = None,
     seeder: Callable[[], int] | None = None,
+    store: Store | None = None,
 ) -> TableBot:
     """A ready-to-start bot for ``settings``.
 
     ``games`` defaults to every shipped game; ``seeder`` (default: a secure random source) picks
-    each new table's seed — tests pass a fixed one to get reproducible games.
+    each new table's seed — tests pass a fixed one to get reproducible games. ``store`` is an
+    already opened database (``python -m bot`` opens it first to fail fast); by default the
+    bot opens ``settings.database_path`` in ``setup_hook``.
     """
-    return TableBot(settings, discover() if games is None else games, seeder)
+    return TableBot(settings, discover() if games is None else games, seeder, store)

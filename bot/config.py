@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -12,6 +13,7 @@ from pathlib import Path
 from dotenv import dotenv_values
 
 DEFAULT_DATABASE_PATH = Path("data/games.db")
+DEFAULT_TABLE_CACHE = 5000
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
 
 
@@ -27,11 +29,13 @@ class Settings:
     database_path: Path = DEFAULT_DATABASE_PATH
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    table_cache: int = DEFAULT_TABLE_CACHE
 
     def __repr__(self) -> str:  # never show the token in logs or tracebacks
         return (
             f"Settings(token='***', database_path={str(self.database_path)!r}, "
-            f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r})"
+            f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
+            f"table_cache={self.table_cache!r})"
         )
 
     @classmethod
@@ -64,15 +68,50 @@ class Settings:
         log_level = values.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if log_level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}.")
-        return cls(token, database_path, dev_guild_id, log_level)
+        raw_cache = values.get("TABLE_CACHE", "").strip()
+        table_cache = DEFAULT_TABLE_CACHE
+        if raw_cache:
+            if not raw_cache.isdigit() or int(raw_cache) < 1:
+                raise ConfigError(
+                    f"TABLE_CACHE must be a whole number of tables (1 or more), not {raw_cache!r}."
+                )
+            table_cache = int(raw_cache)
+        return cls(token, database_path, dev_guild_id, log_level, table_cache)
 
 
-def setup_logging(level: str) -> None:
-    """Log to stdout with timestamps at ``level``."""
+QUIET_AT_DEBUG = ("discord.http", "discord.gateway", "discord.webhook", "discord.state")
+"""Loggers whose DEBUG output carries payloads (message texts, hands sent by DM, interaction
+tokens, SQL parameters): they never log below INFO."""
+
+_TOKEN_FIELD = re.compile(r"""(["']?token["']?\s*[:=]\s*["']?)[^"'\s,}]+""", re.IGNORECASE)
+
+
+class Redact(logging.Filter):
+    """Removes the bot token and any ``token=…``/``"token": "…"`` value from every log line."""
+
+    def __init__(self, secrets: tuple[str, ...] = ()) -> None:
+        super().__init__()
+        self._secrets = tuple(s for s in secrets if s)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        clean = _TOKEN_FIELD.sub(r"\1***", text)
+        for secret in self._secrets:
+            clean = clean.replace(secret, "***")
+        if clean != text:
+            record.msg, record.args = clean, None
+        return True
+
+
+def setup_logging(level: str, secrets: tuple[str, ...] = ()) -> None:
+    """Log to stdout with timestamps at ``level``; ``secrets`` (the token) never appear."""
+    handler = logging.StreamHandler(sys.stdout)
+    handler.addFilter(Redact(secrets))
     logging.basicConfig(
         level=getattr(logging, level),
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
-        handlers=[logging.StreamHandler(sys.stdout)],
+        handlers=[handler],
         force=True,
     )
-    logging.getLogger("discord.http").setLevel(max(logging.INFO, getattr(logging, level)))
+    for name in QUIET_AT_DEBUG:
+        logging.getLogger(name).setLevel(max(logging.INFO, getattr(logging, level)))

@@ -5,14 +5,26 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.engine.core import SYSTEM, TIMEOUT, Action, Event, Game, IllegalAction, format_text, parse_options
+from bot.engine.core import (
+    SYSTEM,
+    TIMEOUT,
+    Action,
+    Event,
+    Game,
+    IllegalAction,
+    format_text,
+    parse_options,
+    shorten,
+)
 from bot.engine.registry import GameRegistry
-from bot.store import ABANDONED, FINISHED, LOBBY, PLAYING, Store, StoreConflict, TableRecord
+from bot.store import ABANDONED, FINISHED, LOBBY, PLAYING, Store, StoreConflict, StoreError, TableRecord
 
 log = logging.getLogger(__name__)
 
@@ -25,12 +37,30 @@ class OutOfDate(TableError):
     """A component drawn for an earlier state of the table."""
 
 
+NOT_SAVED = "I could not save that, so nothing changed. Please try again in a moment."
+"""What a user is told when the database refused a write."""
+
+DEFAULT_CACHE_SIZE = 5000
+"""Live games kept in memory (about 30–200 KB each); older ones are reloaded on demand."""
+
+TYPED_REPEAT_SECONDS = 10
+"""The same typed move from the same player within this many seconds is refused as a repeat."""
+
+
 @dataclass
 class Table:
-    """A table record with its live game (None in the lobby)."""
+    """A table record with its live game (None in the lobby), as of ``record.version``."""
 
     record: TableRecord
     game: Game | None
+    _view: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+
+    def public_view(self) -> dict[str, Any]:
+        """The game's public view at this version, built once and shared by every reader."""
+        if self._view is None:
+            assert self.game is not None
+            self._view = self.game.view(None)
+        return self._view
 
 
 @dataclass
@@ -56,11 +86,6 @@ class Outcome:
         return grouped
 
 
-def _turn_marker(game: Game) -> tuple[Any, Any]:
-    view = game.view(None)
-    return view.get("turn"), view.get("active")
-
-
 def _decider(game: Game) -> str | None:
     prompt = game.prompt()
     return prompt.player if prompt is not None else None
@@ -76,19 +101,47 @@ class TableHost:
         *,
         clock: Callable[[], datetime],
         seeder: Callable[[], int] = lambda: secrets.randbits(63),
+        cache_size: int = DEFAULT_CACHE_SIZE,
     ) -> None:
         self.store = store
         self.registry = registry
         self._clock = clock
         self._seeder = seeder
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._cache: dict[int, Table] = {}
+        # A lock lives while someone holds or awaits it; an idle channel keeps none.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._cache: OrderedDict[int, Table] = OrderedDict()
+        self._cache_size = max(1, cache_size)
+        self._history: dict[int, tuple[tuple[int, int, int], list[str]]] = {}
+        """Recent log lines per channel, for one (table id, version, limit)."""
+        self._typed: dict[tuple[int, str], tuple[str, datetime]] = {}
         self._closing = False
+        self._store_closed = False
 
     # -- plumbing -----------------------------------------------------------------------------
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(channel_id, asyncio.Lock())
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = self._locks[channel_id] = asyncio.Lock()
+        return lock
+
+    def _remember(self, table: Table) -> None:
+        """Keep an open table in the cache (most recently used last), evicting the oldest."""
+        channel_id = table.record.channel_id
+        self._cache[channel_id] = table
+        self._cache.move_to_end(channel_id)
+        while len(self._cache) > self._cache_size:
+            evicted, _ = self._cache.popitem(last=False)
+            self._history.pop(evicted, None)
+
+    def _forget(self, channel_id: int) -> None:
+        self._cache.pop(channel_id, None)
+        self._history.pop(channel_id, None)
+
+    @property
+    def cached_tables(self) -> int:
+        """How many live tables are in memory now."""
+        return len(self._cache)
 
     def _game_cls(self, name: str) -> type[Game]:
         game_cls = self.registry.get(name)
@@ -99,16 +152,23 @@ class TableHost:
     async def _load(self, channel_id: int) -> Table | None:
         cached = self._cache.get(channel_id)
         if cached is not None:
+            self._cache.move_to_end(channel_id)
             return cached
         record = await self.store.open_table(channel_id)
         if record is None:
             return None
+        cached = self._cache.get(channel_id)  # loaded meanwhile by another reader
+        if cached is not None and cached.record.version >= record.version:
+            return cached
+        table = self._table_of(record)
+        self._remember(table)
+        return table
+
+    def _table_of(self, record: TableRecord) -> Table:
         game = None
         if record.state is not None:
             game = self._game_cls(record.game).from_json(record.state)
-        table = Table(record, game)
-        self._cache[channel_id] = table
-        return table
+        return Table(record, game)
 
     async def _require(self, channel_id: int, table_id: int | None = None) -> Table:
         table = await self._load(channel_id)
@@ -136,14 +196,17 @@ class TableHost:
             saved = await self.store.save(
                 record, actor=actor, action=action, summary=summary, now=self._clock()
             )
+        except StoreError:
+            self._forget(record.channel_id)
+            raise TableError(NOT_SAVED) from None
         except BaseException:
-            self._cache.pop(record.channel_id, None)
+            self._forget(record.channel_id)
             raise
         new = Table(saved, game)
         if saved.is_open:
-            self._cache[saved.channel_id] = new
+            self._remember(new)
         else:
-            self._cache.pop(saved.channel_id, None)
+            self._forget(saved.channel_id)
         return new
 
     def _check_open_for_business(self) -> None:
@@ -156,13 +219,26 @@ class TableHost:
         """The channel's lobby or running table, or None."""
         return await self._load(channel_id)
 
+    async def latest(self, channel_id: int) -> Table | None:
+        """The channel's open table, else its most recent finished or abandoned one, or None."""
+        table = await self._load(channel_id)
+        if table is not None:
+            return table
+        record = await self.store.latest_table(channel_id)
+        return self._table_of(record) if record is not None else None
+
     async def history(self, channel_id: int, limit: int = 15) -> list[str]:
         """Public summaries of the last actions at the channel's current or latest table."""
         table = await self._load(channel_id)
-        record = table.record if table else None
-        if record is None:
-            tables = await self.store.tables(channel_id)
-            record = tables[-1] if tables else None
+        if table is not None:
+            key = (table.record.id, table.record.version, limit)
+            cached = self._history.get(channel_id)
+            if cached is not None and cached[0] == key:
+                return list(cached[1])
+            lines = await self.store.recent_summaries(table.record.id, limit)
+            self._history[channel_id] = (key, lines)
+            return list(lines)
+        record = await self.store.latest_table(channel_id)
         if record is None:
             raise TableError("No game has been played in this channel yet.")
         return await self.store.recent_summaries(record.id, limit)
@@ -208,8 +284,10 @@ class TableHost:
                 )
             except StoreConflict as exc:
                 raise TableError(str(exc)) from None
+            except StoreError:
+                raise TableError(NOT_SAVED) from None
             table = Table(record, None)
-            self._cache[channel_id] = table
+            self._remember(table)
             log.info("table #%s opened: %s in channel %s", record.id, game_cls.name, channel_id)
             return table
 
@@ -332,9 +410,10 @@ class TableHost:
                         if waiting
                         else "It is not your decision right now."
                     )
+            typed = self._check_repeat(channel_id, user_id, action) if isinstance(action, str) else None
             try:
                 chosen = game.parse(user_id, action) if isinstance(action, str) else action
-                before, decider_before = _turn_marker(game), _decider(game)
+                before, decider_before = game.turn_marker(), _decider(game)
                 events = game.apply(user_id, chosen)
             except IllegalAction as exc:
                 names = {p: f"<@{p}>" for p in record.seats}
@@ -346,12 +425,30 @@ class TableHost:
                 deadline=None if result is not None else self._deadline(game),
             )
             saved = await self._save(table, new, game, actor=user_id, action=chosen, events=events)
+            if typed is not None:
+                self._typed[(channel_id, user_id)] = (typed, self._clock())
             if result is not None:
                 log.info("table #%s finished", record.id)
-            turn_changed = result is not None or _turn_marker(game) != before
+            turn_changed = result is not None or game.turn_marker() != before
             decider = _decider(game)
             decider_changed = decider is not None and decider != decider_before
             return Outcome(saved, events, turn_changed=turn_changed, decider_changed=decider_changed)
+
+    def _check_repeat(self, channel_id: int, user_id: str, text: str) -> str:
+        """The normalised typed move; TableError if the same player just played the same text."""
+        typed = " ".join(text.lower().split())
+        now = self._clock()
+        window = timedelta(seconds=TYPED_REPEAT_SECONDS)
+        for key, (_, at) in list(self._typed.items()):
+            if now - at > window:
+                del self._typed[key]
+        last = self._typed.get((channel_id, user_id))
+        if last is not None and last[0] == typed:
+            raise TableError(
+                f"You just played '{shorten(typed)}'; I did not play it a second time. "
+                f"If you meant to, send it again in {TYPED_REPEAT_SECONDS} seconds."
+            )
+        return typed
 
     async def expire(self, channel_id: int, table_id: int, version: int) -> Outcome | None:
         """Apply the game's timeout if that table still waits at ``version`` past its deadline."""
@@ -371,19 +468,29 @@ class TableHost:
         return await self.store.due_tables(self._clock())
 
     async def set_message(self, table: Table, message_id: int | None) -> None:
-        """Remember the channel message that currently shows this table."""
-        await self.store.set_message(table.record.id, message_id)
+        """Remember the channel message that currently shows this table (best effort: a failed
+        write is logged, and the table is shown by a new message next time)."""
+        try:
+            await self.store.set_message(table.record.id, message_id)
+        except StoreError as exc:
+            log.error("table #%s: could not remember its message: %s", table.record.id, exc)
+            return
         cached = self._cache.get(table.record.channel_id)
         if cached is not None and cached.record.id == table.record.id:
             cached.record = cached.record.evolve(message_id=message_id)
 
     # -- shutdown -----------------------------------------------------------------------------
 
+    def stop_accepting(self) -> None:
+        """Refuse new changes from now on (reads and message bookkeeping still work)."""
+        self._closing = True
+
     async def close(self) -> None:
-        """Refuse new work, let the action in progress finish, then close the database."""
-        if self._closing:
+        """Refuse new work, let the actions in progress finish, then close the database."""
+        if self._store_closed:
             return
         self._closing = True
+        self._store_closed = True
         for lock in list(self._locks.values()):
             async with lock:
                 pass

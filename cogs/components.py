@@ -9,7 +9,7 @@ import discord
 
 from bot.engine.core import Prompt
 from bot.store import TableRecord
-from cogs.picker import DONE, Step, decode_path, encode_path
+from cogs.picker import DONE, StalePath, Step, decode_path, encode_path
 
 if TYPE_CHECKING:
     from cogs.ui import TableUI
@@ -27,6 +27,17 @@ LOBBY_STYLES = {
 
 def _ui(interaction: discord.Interaction) -> TableUI:
     return interaction.client.ui  # type: ignore[attr-defined]
+
+
+MALFORMED: tuple[int, ...] = (999_999,)
+"""The path given to a component whose id the bot never made: it leads nowhere (out of date)."""
+
+
+def _path(text: str) -> tuple[int, ...]:
+    try:
+        return decode_path(text)
+    except StalePath:
+        return MALFORMED
 
 
 class LobbyButton(
@@ -50,7 +61,8 @@ class LobbyButton(
         return cls(match["action"], int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _ui(interaction).lobby_click(interaction, self.action, self.table_id)
+        async with interaction.client.working():  # type: ignore[attr-defined]
+            await _ui(interaction).lobby.clicked(interaction, self.action, self.table_id)
 
 
 class AbandonButton(
@@ -77,7 +89,8 @@ class AbandonButton(
         return cls(match["answer"], int(match["table"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _ui(interaction).abandon_answer(interaction, self.answer == "yes", self.table_id)
+        async with interaction.client.working():  # type: ignore[attr-defined]
+            await _ui(interaction).lobby.abandon_answer(interaction, self.answer == "yes", self.table_id)
 
 
 def _style(token: str) -> discord.ButtonStyle:
@@ -113,12 +126,13 @@ class PickButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> PickButton:
-        return cls(match["scope"], int(match["table"]), int(match["ver"]), decode_path(match["path"]))
+        return cls(match["scope"], int(match["table"]), int(match["ver"]), _path(match["path"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _ui(interaction).picked(
-            interaction, scope=self.scope, table_id=self.table_id, version=self.version, path=self.path
-        )
+        async with interaction.client.working():  # type: ignore[attr-defined]
+            await _ui(interaction).play.picked(
+                interaction, scope=self.scope, table_id=self.table_id, version=self.version, path=self.path
+            )
 
 
 class PickSelect(
@@ -151,17 +165,19 @@ class PickSelect(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> PickSelect:
-        return cls(match["scope"], int(match["table"]), int(match["ver"]), decode_path(match["path"]))
+        return cls(match["scope"], int(match["table"]), int(match["ver"]), _path(match["path"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        index = int(self.item.values[0])
-        await _ui(interaction).picked(
-            interaction,
-            scope=self.scope,
-            table_id=self.table_id,
-            version=self.version,
-            path=(*self.path, index),
-        )
+        value = self.item.values[0] if self.item.values else ""
+        index = int(value) if value.isdigit() else MALFORMED[0]
+        async with interaction.client.working():  # type: ignore[attr-defined]
+            await _ui(interaction).play.picked(
+                interaction,
+                scope=self.scope,
+                table_id=self.table_id,
+                version=self.version,
+                path=(*self.path, index),
+            )
 
 
 class NavButton(
@@ -191,19 +207,20 @@ class NavButton(
             match["scope"],
             int(match["table"]),
             int(match["ver"]),
-            decode_path(match["path"]),
+            _path(match["path"]),
             int(match["page"]),
         )
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _ui(interaction).picked(
-            interaction,
-            scope=self.scope,
-            table_id=self.table_id,
-            version=self.version,
-            path=self.path,
-            page=self.page,
-        )
+        async with interaction.client.working():  # type: ignore[attr-defined]
+            await _ui(interaction).play.picked(
+                interaction,
+                scope=self.scope,
+                table_id=self.table_id,
+                version=self.version,
+                path=self.path,
+                page=self.page,
+            )
 
 
 class ChoicesButton(
@@ -229,9 +246,10 @@ class ChoicesButton(
         return cls(int(match["table"]), int(match["ver"]), match["kind"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _ui(interaction).open_private_picker(
-            interaction, self.table_id, self.version, out_of_turn=self.kind == "o"
-        )
+        async with interaction.client.working():  # type: ignore[attr-defined]
+            await _ui(interaction).play.open_private_picker(
+                interaction, self.table_id, self.version, out_of_turn=self.kind == "o"
+            )
 
 
 ALL_ITEMS = (LobbyButton, AbandonButton, PickButton, PickSelect, NavButton, ChoicesButton)

@@ -13,7 +13,7 @@ from bot.engine.core import format_text
 from bot.tables import Table, TableError
 from cogs import components as comp
 from cogs.picker import ActionTree
-from cogs.ui import names_for, reply, send_public
+from cogs.replies import names_for, reply, send_public
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -99,22 +99,23 @@ class GameCog(commands.Cog):
     @app_commands.describe(game="Which game to play", options="Table options, e.g. difficulty=hard")
     @app_commands.autocomplete(game=game_names, options=option_hints)
     async def new(self, interaction: discord.Interaction, game: str, options: str = "") -> None:
-        if interaction.guild is None:
-            await reply(interaction, NOT_IN_GUILD)
-            return
-        try:
-            table = await self.host.open_table(
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id,
-                game_name=game,
-                host_id=str(interaction.user.id),
-                options_text=options,
-            )
-        except TableError as exc:
-            await reply(interaction, str(exc))
-            return
-        message = await send_public(interaction, **self.bot.ui.lobby_payload(table))
-        await self.host.set_message(table, message.id)
+        async with self.bot.working():
+            if interaction.guild is None:
+                await reply(interaction, NOT_IN_GUILD)
+                return
+            try:
+                table = await self.host.open_table(
+                    guild_id=interaction.guild_id,
+                    channel_id=interaction.channel_id,
+                    game_name=game,
+                    host_id=str(interaction.user.id),
+                    options_text=options,
+                )
+            except TableError as exc:
+                await reply(interaction, str(exc))
+                return
+            message = await send_public(interaction, **self.bot.ui.lobby.payload(table))
+            await self.host.set_message(table, message.id)
 
     async def _lobby_command(self, interaction: discord.Interaction, action: str) -> None:
         table = await self._table(interaction)
@@ -142,7 +143,7 @@ class GameCog(commands.Cog):
             return
         channel = self.bot.get_partial_messageable(table.record.channel_id)
         payload = (
-            self.bot.ui.lobby_payload(table)
+            self.bot.ui.lobby.payload(table)
             if table.record.is_open
             else {"content": f"Table #{table.record.id} closed: everyone left.", "view": None}
         )
@@ -153,72 +154,79 @@ class GameCog(commands.Cog):
 
     @game.command(name="join", description="Take a seat at this channel's table")
     async def join(self, interaction: discord.Interaction) -> None:
-        await self._lobby_command(interaction, "join")
+        async with self.bot.working():
+            await self._lobby_command(interaction, "join")
 
     @game.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: discord.Interaction) -> None:
-        await self._lobby_command(interaction, "leave")
+        async with self.bot.working():
+            await self._lobby_command(interaction, "leave")
 
     @game.command(name="start", description="Start the game (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
-        table = await self._table(interaction)
-        if table is None:
-            return
-        try:
-            outcome = await self.host.start(interaction.channel_id, str(interaction.user.id))
-        except TableError as exc:
-            await reply(interaction, str(exc))
-            return
-        await self.bot.ui.announce_start(interaction, outcome, from_lobby_message=False)
+        async with self.bot.working():
+            table = await self._table(interaction)
+            if table is None:
+                return
+            try:
+                outcome = await self.host.start(interaction.channel_id, str(interaction.user.id))
+            except TableError as exc:
+                await reply(interaction, str(exc))
+                return
+            await self.bot.ui.lobby.announce_start(interaction, outcome, from_lobby_message=False)
 
     @game.command(name="board", description="Show this channel's table again")
     async def board(self, interaction: discord.Interaction) -> None:
-        table = await self._table(interaction)
-        if table is not None:
-            await self.bot.ui.repost(interaction, table)
+        async with self.bot.working():
+            table = await self._table(interaction)
+            if table is not None:
+                await self.bot.ui.turns.repost(interaction, table)
 
     @game.command(name="abandon", description="End this channel's table for good (host or moderators)")
     async def abandon(self, interaction: discord.Interaction) -> None:
-        table = await self._table(interaction)
-        if table is None:
-            return
-        user = str(interaction.user.id)
-        if user != table.record.host_id and not interaction.permissions.manage_channels:
+        async with self.bot.working():
+            table = await self._table(interaction)
+            if table is None:
+                return
+            user = str(interaction.user.id)
+            if user != table.record.host_id and not interaction.permissions.manage_channels:
+                await reply(
+                    interaction,
+                    f"Only the host (<@{table.record.host_id}>) or someone who can manage this channel "
+                    "can abandon the table.",
+                )
+                return
             await reply(
                 interaction,
-                f"Only the host (<@{table.record.host_id}>) or someone who can manage this channel "
-                "can abandon the table.",
+                f"Abandon the **{table.record.game}** table #{table.record.id}? This cannot be undone.",
+                view=comp.abandon_view(table.record.id),
             )
-            return
-        await reply(
-            interaction,
-            f"Abandon the **{table.record.game}** table #{table.record.id}? This cannot be undone.",
-            view=comp.abandon_view(table.record.id),
-        )
 
     @game.command(name="rules", description="A short summary of a game's rules")
     @app_commands.describe(game="Which game (default: the one at this channel's table)")
     @app_commands.autocomplete(game=game_names)
     async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
-        if game is None and interaction.guild is not None:
-            table = await self.host.current(interaction.channel_id or 0)
-            game = table.record.game if table else None
-        if game is None:
+        async with self.bot.working():
+            if game is None and interaction.guild is not None:
+                table = await self.host.current(interaction.channel_id or 0)
+                game = table.record.game if table else None
+            if game is None:
+                await reply(
+                    interaction, "Which game? Choose one of: " + ", ".join(self.bot.registry.names()) + "."
+                )
+                return
+            game_cls = self.bot.registry.get(game)
+            if game_cls is None:
+                await reply(
+                    interaction,
+                    f"Unknown game '{game}'. Choose one of: {', '.join(self.bot.registry.names())}.",
+                )
+                return
             await reply(
-                interaction, "Which game? Choose one of: " + ", ".join(self.bot.registry.names()) + "."
+                interaction,
+                f"**{game_cls.name}** ({game_cls.min_players}–{game_cls.max_players} players)\n"
+                f"{game_cls.rules_summary}\nFull rules: see docs/ in the bot's repository.",
             )
-            return
-        game_cls = self.bot.registry.get(game)
-        if game_cls is None:
-            await reply(
-                interaction, f"Unknown game '{game}'. Choose one of: {', '.join(self.bot.registry.names())}."
-            )
-            return
-        await reply(
-            interaction,
-            f"**{game_cls.name}** ({game_cls.min_players}–{game_cls.max_players} players)\n"
-            f"{game_cls.rules_summary}\nFull rules: see docs/ in the bot's repository.",
-        )
 
     # -- play ---------------------------------------------------------------------------------
 
@@ -226,45 +234,49 @@ class GameCog(commands.Cog):
     @app_commands.describe(action="Your move, e.g. 'move Grunt C4' (the list shows every legal one)")
     @app_commands.autocomplete(action=legal_notations)
     async def play(self, interaction: discord.Interaction, action: str) -> None:
-        table = await self._table(interaction)
-        if table is None:
-            return
-        if table.game is None:
-            await reply(interaction, "The game has not started yet.")
-            return
-        await self.bot.ui.perform(interaction, table, action, version=None)
+        async with self.bot.working():
+            table = await self._table(interaction)
+            if table is None:
+                return
+            if table.game is None:
+                await reply(interaction, "The game has not started yet.")
+                return
+            await self.bot.ui.play.perform(interaction, table, action, version=None)
 
     @game.command(name="log", description="The recent history of this channel's game")
     async def history(self, interaction: discord.Interaction) -> None:
-        if interaction.guild is None:
-            await reply(interaction, NOT_IN_GUILD)
-            return
-        try:
-            lines = await self.host.history(interaction.channel_id, limit=20)
-        except TableError as exc:
-            await reply(interaction, str(exc))
-            return
-        table = await self.host.current(interaction.channel_id)
-        names = names_for(table) if table else {}
-        text = "\n".join(f"• {format_text(line, names)}" for line in lines) or "Nothing has happened yet."
-        await reply(interaction, text[-2000:])
+        async with self.bot.working():
+            if interaction.guild is None:
+                await reply(interaction, NOT_IN_GUILD)
+                return
+            try:
+                lines = await self.host.history(interaction.channel_id, limit=20)
+            except TableError as exc:
+                await reply(interaction, str(exc))
+                return
+            table = await self.host.current(interaction.channel_id)
+            names = names_for(table) if table else {}
+            text = "\n".join(f"• {format_text(line, names)}" for line in lines) or "Nothing has happened yet."
+            await reply(interaction, text[-2000:])
 
     @game.command(name="hand", description="Your private information in this channel's game")
     async def hand(self, interaction: discord.Interaction) -> None:
-        await self.bot.ui.show_hand(interaction)
+        async with self.bot.working():
+            await self.bot.ui.private.show_hand(interaction)
 
     # -- prompt timeouts ----------------------------------------------------------------------
 
     @tasks.loop(seconds=TIMEOUT_POLL_SECONDS)
     async def expire_prompts(self) -> None:
         """Apply the game's timeout to every table whose prompt waited too long."""
-        for record in await self.host.due():
-            try:
-                outcome = await self.host.expire(record.channel_id, record.id, record.version)
-                if outcome is not None:
-                    await self.bot.ui.show_outcome(outcome)
-            except (TableError, discord.HTTPException) as exc:
-                log.warning("timeout of table #%s failed: %s", record.id, exc)
+        async with self.bot.working():
+            for record in await self.host.due():
+                try:
+                    outcome = await self.host.expire(record.channel_id, record.id, record.version)
+                    if outcome is not None:
+                        await self.bot.ui.turns.show_outcome(outcome)
+                except (TableError, discord.HTTPException) as exc:
+                    log.warning("timeout of table #%s failed: %s", record.id, exc)
 
     @expire_prompts.before_loop
     async def _wait_until_ready(self) -> None:

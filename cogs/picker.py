@@ -114,5 +114,8 @@ def encode_path(path: Sequence[int]) -> str:
 
 
 def decode_path(text: str) -> tuple[int, ...]:
-    """The path written by :func:`encode_path`."""
-    return tuple(int(part) for part in text.split(".")) if text else ()
+    """The path written by :func:`encode_path`; StalePath if ``text`` is not one."""
+    try:
+        return tuple(int(part) for part in text.split(".")) if text else ()
+    except ValueError:
+        raise StalePath() from None

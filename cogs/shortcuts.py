@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from cogs.picker import ActionTree
-from cogs.ui import reply
+from cogs.replies import reply
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -70,16 +70,19 @@ def shortcut_command(game: str, shortcut: Shortcut) -> app_commands.Command:
 
     async def callback(interaction: discord.Interaction, action: str) -> None:
         bot: TableBot = interaction.client  # type: ignore[assignment]
-        if interaction.guild is None:
-            await reply(interaction, "Games are played in server channels; use this command in a channel.")
-            return
-        table = await bot.host.current(interaction.channel_id)
-        if table is None or table.game is None:
-            await reply(interaction, f"There is no {game} game running in this channel.")
-        elif table.record.game != game:
-            await reply(interaction, f"This channel's table plays {table.record.game}, not {game}.")
-        else:
-            await bot.ui.perform(interaction, table, shortcut.complete(action), version=None)
+        async with bot.working():
+            if interaction.guild is None:
+                await reply(
+                    interaction, "Games are played in server channels; use this command in a channel."
+                )
+                return
+            table = await bot.host.current(interaction.channel_id)
+            if table is None or table.game is None:
+                await reply(interaction, f"There is no {game} game running in this channel.")
+            elif table.record.game != game:
+                await reply(interaction, f"This channel's table plays {table.record.game}, not {game}.")
+            else:
+                await bot.ui.play.perform(interaction, table, shortcut.complete(action), version=None)
 
     async def suggest(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         table = await _current_game_table(interaction.client, interaction, game)  # type: ignore[arg-type]
@@ -98,7 +101,8 @@ def shortcut_command(game: str, shortcut: Shortcut) -> app_commands.Command:
 
 
 async def _hand(interaction: discord.Interaction) -> None:
-    await interaction.client.ui.show_hand(interaction)  # type: ignore[attr-defined]
+    async with interaction.client.working():  # type: ignore[attr-defined]
+        await interaction.client.ui.private.show_hand(interaction)  # type: ignore[attr-defined]
 
 
 def shortcut_groups() -> list[app_commands.Group]:

@@ -52,7 +52,7 @@ async def make_bot(settings: Settings, seeds: Seeds):
         return made[-1]
 
     yield make
-    for bot in made:  # simcord never calls bot.close(); free the aiosqlite threads ourselves
+    for bot in made:  # simcord never calls bot.close(); free the database threads ourselves
         if bot.host is not None:
             await bot.host.close()
 

@@ -103,7 +103,7 @@ async def test_keyboard_play_with_autocomplete_and_engine_errors(world, simcord_
         r, content=f"It is not your decision right now (waiting for {w.alice.mention}).", ephemeral=True
     )
     r = await w.alice.slash(w.channel, "game play", action="Take  2")
-    assert_responded(r, content="Done: `Take  2`", ephemeral=True)
+    assert_responded(r, content="Done: `Take 2`", ephemeral=True)
     assert f"▶ {w.bob.mention}" in w.channel.last_message.content
     assert (await simcord_bot.host.current(w.channel.id)).game.to_json()["pile"] == 8
 

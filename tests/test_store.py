@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.store import ABANDONED, FINISHED, MIGRATIONS, PLAYING, Store, StoreConflict
+from bot.store import ABANDONED, FINISHED, MIGRATIONS, PLAYING, Store, StoreConflict, StoreError
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -24,7 +24,7 @@ async def test_schema_is_migrated_and_in_wal_mode(tmp_path):
     try:
         assert (tmp_path / "sub" / "games.db").exists()
         assert await store.schema_version() == len(MIGRATIONS)
-        rows = await store._db.execute_fetchall("PRAGMA journal_mode")
+        rows = await store.sql("PRAGMA journal_mode")
         assert rows[0][0] == "wal"
     finally:
         await store.close()
@@ -62,12 +62,12 @@ async def test_failure_inside_a_transaction_keeps_snapshot_and_log(tmp_path):
     try:
         table = await new_table(store)
         # Make the log insert of the next save fail *after* its snapshot update ran.
-        await store._db.execute(
+        await store.sql(
             "INSERT INTO events (table_id, seq, channel_id, actor, action, at) "
             "VALUES (?, 2, 10, 'x', '{}', ?)",
             (table.id, NOW.isoformat()),
         )
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(StoreError, match="could not save"):
             await store.save(
                 table.evolve(status=PLAYING, state={"pile": 1}),
                 actor="7",
@@ -121,9 +121,9 @@ async def test_event_log_is_append_only(tmp_path):
     try:
         table = await new_table(store)
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            await store._db.execute("DELETE FROM events WHERE table_id = ?", (table.id,))
+            await store.sql("DELETE FROM events WHERE table_id = ?", (table.id,))
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-            await store._db.execute("UPDATE events SET actor = 'x' WHERE table_id = ?", (table.id,))
+            await store.sql("UPDATE events SET actor = 'x' WHERE table_id = ?", (table.id,))
         assert len(await store.log(table.id)) == 1
     finally:
         await store.close()

@@ -147,11 +147,20 @@ def parse_options(specs: Sequence[OptionSpec], text: str) -> dict[str, str | int
         spec = by_name.get(name.lower())
         if spec is None:
             known = ", ".join(s.name for s in specs) or "none"
-            raise IllegalAction(f"Unknown option '{name}'. Options: {known}.")
+            raise IllegalAction(f"Unknown option '{shorten(name, 40)}'. Options: {known}.")
         if not sep or not raw:
             raise IllegalAction(f"Write options as name=value, e.g. {spec.name}={spec.default}.")
         values[spec.name] = spec.parse(raw)
     return values
+
+
+ECHO_LIMIT = 80
+"""How much of a typed text is repeated back in a refusal."""
+
+
+def shorten(text: str, limit: int = ECHO_LIMIT) -> str:
+    """``text`` cut to ``limit`` characters (with an ellipsis), for echoing user input back."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 _PLAYER_REF = re.compile(r"<p:([^<>\s]+)>")
@@ -282,6 +291,14 @@ class Game(ABC):
         games with no hidden information: a plain :meth:`clone`."""
         return self.clone()
 
+    def turn_marker(self) -> tuple[Any, ...]:
+        """A small value that changes exactly when a new turn begins (or the game ends).
+
+        The host compares it before and after an action; engines override it with something
+        cheaper than the default, which builds the public view."""
+        view = self.view(None)
+        return (view.get("turn"), view.get("active"), view.get("finished"))
+
     def secrets_text(self, player: str) -> str:
         """What only ``player`` knows (their hidden hand, what they peeked), in plain words."""
         return ""
@@ -293,7 +310,7 @@ class Game(ABC):
         for notation, action in legal:
             if notation.lower().split() == wanted:
                 return action
-        typed = " ".join(text.split())
+        typed = shorten(" ".join(text.split()))
         if not legal:
             raise IllegalAction(f"'{typed}' is not a legal choice: you have nothing to decide right now.")
         # Point at the legal choices sharing the longest start with what was typed.

@@ -1,0 +1,59 @@
+"""What the store keeps and the errors it raises, shared by every backend."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+LOBBY, PLAYING, FINISHED, ABANDONED = "lobby", "playing", "finished", "abandoned"
+OPEN_STATUSES = (LOBBY, PLAYING)
+
+
+class StoreError(Exception):
+    """The database could not be opened, read or written; ``str(exc)`` is one line for the log."""
+
+
+class StoreConflict(Exception):
+    """The table changed since it was read (version mismatch) or a channel already has a table."""
+
+
+@dataclass(frozen=True)
+class TableRecord:
+    """One game table as stored: lobby settings, seats, state snapshot and its version."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game: str
+    status: str
+    host_id: str
+    seats: tuple[str, ...]
+    options: dict[str, Any]
+    seed: int
+    state: dict[str, Any] | None
+    version: int
+    message_id: int | None
+    deadline: datetime | None
+    created_at: datetime
+    updated_at: datetime
+
+    @property
+    def is_open(self) -> bool:
+        """True while in the lobby or playing."""
+        return self.status in OPEN_STATUSES
+
+    def evolve(self, **changes: Any) -> TableRecord:
+        """A copy with ``changes`` applied."""
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One row of a table's action log."""
+
+    seq: int
+    actor: str
+    action: dict[str, Any]
+    summary: str
+    at: datetime = field(compare=False)

@@ -1,0 +1,381 @@
+"""SQLite persistence: one row per table, an append-only action log, migrations.
+
+Every call runs as one function on the store's own database thread, so a save (snapshot update,
+log row, commit) is one round trip from the event loop, and the calls of all channels take turns
+on the one connection without interleaving their transactions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sqlite3
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from bot.store.records import LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+MIGRATIONS: list[str] = [
+    # 1: tables and their action log
+    """
+    CREATE TABLE tables (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        guild_id    INTEGER,
+        channel_id  INTEGER NOT NULL,
+        game        TEXT NOT NULL,
+        status      TEXT NOT NULL CHECK (status IN ('lobby', 'playing', 'finished', 'abandoned')),
+        host_id     TEXT NOT NULL,
+        seats       TEXT NOT NULL,
+        options     TEXT NOT NULL,
+        seed        INTEGER NOT NULL,
+        state       TEXT,
+        version     INTEGER NOT NULL,
+        message_id  INTEGER,
+        deadline    TEXT,
+        created_at  TEXT NOT NULL,
+        updated_at  TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX one_open_table_per_channel
+        ON tables (channel_id) WHERE status IN ('lobby', 'playing');
+    CREATE INDEX tables_by_deadline ON tables (deadline) WHERE deadline IS NOT NULL;
+    CREATE TABLE events (
+        table_id    INTEGER NOT NULL REFERENCES tables (id),
+        seq         INTEGER NOT NULL,
+        channel_id  INTEGER NOT NULL,
+        actor       TEXT NOT NULL,
+        action      TEXT NOT NULL,
+        summary     TEXT NOT NULL DEFAULT '',
+        at          TEXT NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    );
+    CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+    CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
+        BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+    """,
+    # 2: finding a channel's tables without scanning every table
+    """
+    CREATE INDEX tables_by_channel ON tables (channel_id, id);
+    """,
+]
+
+_COLUMNS = (
+    "id, guild_id, channel_id, game, status, host_id, seats, options, seed, state, version, "
+    "message_id, deadline, created_at, updated_at"
+)
+
+
+def _record(row: tuple[Any, ...]) -> TableRecord:
+    return TableRecord(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        game=row[3],
+        status=row[4],
+        host_id=row[5],
+        seats=tuple(json.loads(row[6])),
+        options=json.loads(row[7]),
+        seed=row[8],
+        state=json.loads(row[9]) if row[9] is not None else None,
+        version=row[10],
+        message_id=row[11],
+        deadline=datetime.fromisoformat(row[12]) if row[12] else None,
+        created_at=datetime.fromisoformat(row[13]),
+        updated_at=datetime.fromisoformat(row[14]),
+    )
+
+
+def _transaction(conn: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]) -> T:
+    """Run ``body`` inside BEGIN IMMEDIATE … COMMIT; roll back if it fails (and SQLite has not)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        result = body(conn)
+        conn.execute("COMMIT")
+        return result
+    except BaseException:
+        # SQLite rolls back by itself after some errors (a full disk): ROLLBACK only if still open.
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _connect(target: str, uri: bool) -> sqlite3.Connection:
+    """Open, configure, migrate and check the database for writing (on the database thread)."""
+    conn = sqlite3.connect(target, uri=uri, isolation_level=None, check_same_thread=False)
+    try:
+        conn.execute("PRAGMA journal_mode=WAL").fetchall()
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA busy_timeout=5000")
+        current = conn.execute("PRAGMA user_version").fetchone()[0]
+        if current > len(MIGRATIONS):
+            raise StoreError(
+                f"the database was written by a newer version of the bot (schema {current}, "
+                f"this one knows {len(MIGRATIONS)})"
+            )
+        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
+            conn.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+        # Prove the file can be written now rather than at the first player's move.
+        _transaction(conn, lambda c: c.execute(f"PRAGMA user_version = {len(MIGRATIONS)}"))
+        conn.execute("PRAGMA user_version").fetchone()
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        conn.close()
+        raise
+    return conn
+
+
+def _open_error(path: str, exc: BaseException) -> StoreError:
+    """A one-line StoreError for a database that cannot be used; exit status 2 if it is not a
+    database at all (a wrong or damaged file), 1 for I/O and permission problems."""
+    if isinstance(exc, StoreError):
+        error = StoreError(f"Database {path}: {exc}")
+        error.exit_status = 2  # type: ignore[attr-defined]
+        return error
+    text = str(exc) or type(exc).__name__
+    error = StoreError(f"Database {path} cannot be used: {text}")
+    name = getattr(exc, "sqlite_errorname", "")
+    error.exit_status = 2 if name in ("SQLITE_NOTADB", "SQLITE_CORRUPT") else 1  # type: ignore[attr-defined]
+    return error
+
+
+class SqliteStore:
+    """The bot's SQLite database: open with :meth:`open`, close with :meth:`close`."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, thread: ThreadPoolExecutor) -> None:
+        self._conn = conn
+        self.path = path
+        self._thread = thread
+        self._closed = False
+
+    # -- opening and closing ------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, path: Path | str, *, read_only: bool = False) -> SqliteStore:
+        """Open (creating folder and file if needed), migrate and check the database at ``path``.
+
+        Raises StoreError (one line; ``exit_status`` 2 for a file that is not a usable database,
+        1 for I/O and permissions) and leaves no thread behind. ``read_only`` opens the file
+        read-only, which fails the writing check (used to test that check when running as root).
+        """
+        path = Path(path)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            error = StoreError(f"Cannot create the database folder {path.parent}: {exc.strerror or exc}")
+            error.exit_status = 1  # type: ignore[attr-defined]
+            raise error from None
+        target, uri = (f"file:{path}?mode=ro", True) if read_only else (str(path), False)
+        thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
+        try:
+            conn = await asyncio.get_running_loop().run_in_executor(thread, _connect, target, uri)
+        except (sqlite3.Error, OSError, StoreError) as exc:
+            thread.shutdown(wait=False)
+            raise _open_error(str(path), exc) from None
+        except BaseException:
+            thread.shutdown(wait=False)
+            raise
+        return cls(conn, path, thread)
+
+    async def close(self) -> None:
+        """Close the connection and stop the database thread."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await asyncio.get_running_loop().run_in_executor(self._thread, self._conn.close)
+        finally:
+            self._thread.shutdown(wait=False)
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        if self._closed:
+            raise StoreError("the database is closed")
+        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, self._conn)
+
+    async def _write(self, body: Callable[[sqlite3.Connection], T], what: str) -> T:
+        """Run ``body`` as one transaction; a database failure becomes a one-line StoreError."""
+        try:
+            return await self._run(lambda conn: _transaction(conn, body))
+        except (StoreConflict, StoreError):
+            raise
+        except sqlite3.Error as exc:
+            log.error("could not save %s: %s", what, exc)
+            raise StoreError(f"could not save {what}: {exc}") from exc
+
+    async def sql(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Run one SQL statement outside the store's API and return its rows (tests, tools)."""
+        return await self._run(lambda conn: conn.execute(query, params).fetchall())
+
+    async def schema_version(self) -> int:
+        """The applied migration count (``PRAGMA user_version``)."""
+        rows = await self.sql("PRAGMA user_version")
+        return int(rows[0][0]) if rows else 0
+
+    # -- writing ------------------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        host_id: str,
+        options: dict[str, Any],
+        seed: int,
+        now: datetime,
+    ) -> TableRecord:
+        """A new lobby with the host in the first seat; StoreConflict if the channel has one."""
+        stamp = now.isoformat()
+
+        def body(conn: sqlite3.Connection) -> TableRecord:
+            try:
+                cur = conn.execute(
+                    "INSERT INTO tables (guild_id, channel_id, game, status, host_id, seats, "
+                    "options, seed, state, version, created_at, updated_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 1, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        game,
+                        LOBBY,
+                        host_id,
+                        json.dumps([host_id]),
+                        json.dumps(options),
+                        seed,
+                        stamp,
+                        stamp,
+                    ),
+                )
+            except sqlite3.IntegrityError as exc:
+                raise StoreConflict("This channel already has an open table.") from exc
+            table_id = cur.lastrowid
+            conn.execute(
+                "INSERT INTO events (table_id, seq, channel_id, actor, action, summary, at) "
+                "VALUES (?, 1, ?, ?, ?, '', ?)",
+                (
+                    table_id,
+                    channel_id,
+                    host_id,
+                    json.dumps({"type": "open", "game": game, "options": options}),
+                    stamp,
+                ),
+            )
+            row = conn.execute(f"SELECT {_COLUMNS} FROM tables WHERE id = ?", (table_id,)).fetchone()
+            return _record(row)
+
+        return await self._write(body, "the new table")
+
+    async def save(
+        self, record: TableRecord, *, actor: str, action: dict[str, Any], summary: str, now: datetime
+    ) -> TableRecord:
+        """Store ``record`` as the next version and log ``action``, in one transaction.
+
+        ``record.version`` is the version it was read at; StoreConflict if the row moved on,
+        StoreError if the database could not be written (nothing was saved then).
+        """
+        stamp = now.isoformat()
+        new_version = record.version + 1
+        params = (
+            record.status,
+            record.host_id,
+            json.dumps(list(record.seats)),
+            json.dumps(record.options),
+            json.dumps(record.state) if record.state is not None else None,
+            new_version,
+            record.message_id,
+            record.deadline.isoformat() if record.deadline else None,
+            stamp,
+            record.id,
+            record.version,
+        )
+        entry = (record.id, new_version, record.channel_id, actor, json.dumps(action), summary, stamp)
+
+        def body(conn: sqlite3.Connection) -> None:
+            cur = conn.execute(
+                "UPDATE tables SET status = ?, host_id = ?, seats = ?, options = ?, state = ?, "
+                "version = ?, message_id = ?, deadline = ?, updated_at = ? "
+                "WHERE id = ? AND version = ?",
+                params,
+            )
+            if cur.rowcount != 1:
+                raise StoreConflict(f"Table #{record.id} changed since it was read.")
+            conn.execute(
+                "INSERT INTO events (table_id, seq, channel_id, actor, action, summary, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                entry,
+            )
+
+        await self._write(body, f"table #{record.id}")
+        return record.evolve(version=new_version, updated_at=now)
+
+    async def set_message(self, table_id: int, message_id: int | None) -> None:
+        """Remember which channel message shows the table now (not a game state change)."""
+        await self._write(
+            lambda conn: conn.execute(
+                "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id)
+            ),
+            f"the message of table #{table_id}",
+        )
+
+    # -- reading ------------------------------------------------------------------------------
+
+    async def _records(self, query: str, params: tuple[Any, ...] = ()) -> list[TableRecord]:
+        rows = await self.sql(f"SELECT {_COLUMNS} FROM tables {query}", params)
+        return [_record(r) for r in rows]
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        """The table with this id, or None."""
+        found = await self._records("WHERE id = ?", (table_id,))
+        return found[0] if found else None
+
+    async def open_table(self, channel_id: int) -> TableRecord | None:
+        """The lobby or running table of a channel, or None."""
+        found = await self._records("WHERE channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,))
+        return found[0] if found else None
+
+    async def latest_table(self, channel_id: int) -> TableRecord | None:
+        """The channel's most recent table, open or not, or None."""
+        found = await self._records("WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+        return found[0] if found else None
+
+    async def tables(self, channel_id: int | None = None) -> list[TableRecord]:
+        """Every table (of one channel if given), oldest first, history included."""
+        if channel_id is None:
+            return await self._records("ORDER BY id")
+        return await self._records("WHERE channel_id = ? ORDER BY id", (channel_id,))
+
+    async def due_tables(self, now: datetime) -> list[TableRecord]:
+        """Playing tables whose deadline has passed."""
+        return await self._records(
+            "WHERE deadline IS NOT NULL AND deadline <= ? AND status = 'playing' ORDER BY deadline",
+            (now.isoformat(),),
+        )
+
+    async def recent_summaries(self, table_id: int, limit: int) -> list[str]:
+        """The last ``limit`` public summary lines of a table's log, oldest first."""
+        rows = await self.sql(
+            "SELECT summary FROM events WHERE table_id = ? AND summary != '' ORDER BY seq DESC LIMIT ?",
+            (table_id, limit),
+        )
+        lines = [line for (summary,) in reversed(rows) for line in summary.splitlines() if line]
+        return lines[-limit:]
+
+    async def log(self, table_id: int, limit: int | None = None) -> list[LogEntry]:
+        """The table's action log, oldest first (the last ``limit`` entries if given)."""
+        query = "SELECT seq, actor, action, summary, at FROM events WHERE table_id = ? ORDER BY seq DESC"
+        params: tuple[Any, ...] = (table_id,)
+        if limit is not None:
+            query += " LIMIT ?"
+            params += (limit,)
+        rows = await self.sql(query, params)
+        return [
+            LogEntry(r[0], r[1], json.loads(r[2]), r[3], datetime.fromisoformat(r[4])) for r in reversed(rows)
+        ]

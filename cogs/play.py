@@ -1,0 +1,159 @@
+"""Playing through components and typed moves: picker steps, private pickers, applying actions."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.engine.core import Action, format_text, shorten
+from bot.tables import OutOfDate, Table, TableError
+from cogs import components as comp
+from cogs.picker import ActionTree, StalePath, Step
+from cogs.replies import names_for, reply
+from cogs.turns import root_step
+
+if TYPE_CHECKING:
+    from bot.app import TableBot
+
+log = logging.getLogger(__name__)
+
+
+class Play:
+    """Turns clicks, selections and typed moves into table actions and shows the result."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+
+    @property
+    def host(self):
+        """The bot's table host."""
+        return self.bot.host
+
+    async def picked(
+        self,
+        interaction: discord.Interaction,
+        *,
+        scope: str,
+        table_id: int,
+        version: int,
+        path: tuple[int, ...],
+        page: int = 0,
+    ) -> None:
+        """A click or selection in a picker: show the next step, or apply the chosen action."""
+        turns = self.bot.ui.turns
+        table = await self.host.current(interaction.channel_id or 0)
+        if table is None or table.record.id != table_id:
+            await turns.show_out_of_date(interaction, "That table is closed.")
+            return
+        if table.record.version != version or table.game is None:
+            await turns.show_out_of_date(interaction, "That board is out of date.")
+            return
+        user = str(interaction.user.id)
+        prompt = table.game.prompt()
+        if prompt is None:
+            await reply(interaction, "The game is over.")
+            return
+        if scope == comp.PUBLIC and user != prompt.player:
+            hint = f" Waiting for <@{prompt.player}>." if prompt.player else ""
+            if user in prompt.others:
+                hint += f" Use the **{prompt.others_label or 'out-of-turn'}** button."
+            await reply(interaction, f"It is not your decision.{hint}")
+            return
+        if scope == comp.PRIVATE and user not in prompt.deciders():
+            await reply(interaction, "It is not your decision right now.")
+            return
+        try:
+            reached = ActionTree(table.game, user).walk(path)
+        except StalePath:
+            await turns.show_out_of_date(interaction, "That choice is no longer available.")
+            return
+        if isinstance(reached, Step):
+            if scope == comp.PUBLIC:
+                payload = await turns.payload(table, step=reached, page=page, with_board=False)
+                await interaction.response.edit_message(**payload)
+            else:
+                await interaction.response.edit_message(**self.private_picker(table, reached, page))
+            return
+        await self.perform(interaction, table, reached, version=version, on_turn_message=scope == comp.PUBLIC)
+
+    def private_picker(self, table: Table, step: Step, page: int = 0) -> dict[str, Any]:
+        """The ephemeral picker shown to one player (out-of-turn or private choices)."""
+        assert table.game is not None
+        prompt = table.game.prompt()
+        chosen = f"\nChoosing: **{' '.join(step.tokens)} …**" if step.tokens else ""
+        text = format_text(prompt.text, names_for(table)) if prompt else ""
+        return {
+            "content": f"Only you see this. {text}{chosen}",
+            "view": comp.private_view(table.record, step, page),
+        }
+
+    async def open_private_picker(
+        self, interaction: discord.Interaction, table_id: int, version: int, *, out_of_turn: bool
+    ) -> None:
+        """Open an ephemeral picker with the clicking player's own legal actions."""
+        turns = self.bot.ui.turns
+        table = await self.host.current(interaction.channel_id or 0)
+        if table is None or table.record.id != table_id or table.game is None:
+            await turns.show_out_of_date(interaction, "That table is closed.")
+            return
+        if table.record.version != version:
+            await turns.show_out_of_date(interaction, "That board is out of date.")
+            return
+        user = str(interaction.user.id)
+        prompt = table.game.prompt()
+        if prompt is None or user not in (prompt.others if out_of_turn else (prompt.player,)):
+            if prompt is not None and user == prompt.player:
+                await reply(interaction, "That button is for the other players; your choices are above.")
+            else:
+                await reply(interaction, "It is not your decision right now.")
+            return
+        step = root_step(table.game, user)
+        if step is None:
+            await reply(interaction, "You have nothing to decide right now.")
+            return
+        picker = self.private_picker(table, step)
+        await reply(interaction, picker["content"], view=picker["view"])
+
+    async def perform(
+        self,
+        interaction: discord.Interaction,
+        table: Table,
+        action: Action | str,
+        *,
+        version: int | None,
+        on_turn_message: bool = False,
+    ) -> None:
+        """Apply an action chosen by the interaction's user and present the outcome.
+
+        The interaction is acknowledged first (drawing a board may take a moment): a click
+        with a deferred update, a command with a private "thinking" reply.
+        """
+        component = interaction.type is discord.InteractionType.component
+        if component:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            outcome = await self.host.act(
+                table.record.channel_id,
+                str(interaction.user.id),
+                action,
+                table_id=table.record.id,
+                version=version,
+            )
+        except OutOfDate as exc:
+            await self.bot.ui.turns.show_out_of_date(interaction, str(exc))
+            return
+        except TableError as exc:
+            await reply(interaction, str(exc))
+            return
+        if not on_turn_message:
+            notation = action if isinstance(action, str) else table.game.notation(action)  # type: ignore[union-attr]
+            done = f"Done: `{shorten(' '.join(notation.split()))}`"
+            if component:  # the private picker the choice was made in
+                await interaction.edit_original_response(content=done, view=None)
+            else:
+                await interaction.followup.send(done, ephemeral=True)
+        await self.bot.ui.turns.show_outcome(outcome, interaction, on_turn_message=on_turn_message)

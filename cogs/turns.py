@@ -1,0 +1,225 @@
+"""The turn message: what it says and shows, posting and editing it, and presenting outcomes."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+import render
+from bot.engine.core import Game, Prompt, format_text, player_ref
+from bot.store import LOBBY
+from bot.tables import Outcome, Table
+from cogs import components as comp
+from cogs.picker import ActionTree, Step
+from cogs.replies import NO_MENTIONS, names_for, pinging, reply, send_public, trim
+
+if TYPE_CHECKING:
+    from bot.app import TableBot
+
+log = logging.getLogger(__name__)
+
+LOG_LINES = 6
+
+DRAWING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="board")
+"""The threads boards are drawn on: two, as Pillow encodes two PNGs at once without the GIL,
+and more would only take turns at the GIL with the event loop."""
+
+
+async def board_file(view: dict[str, Any]) -> discord.File | None:
+    """The board picture of a public view, drawn on a worker thread (never on the event loop)."""
+    png = await asyncio.get_running_loop().run_in_executor(DRAWING, render.board_png, view)
+    return discord.File(io.BytesIO(png), filename="board.png") if png else None
+
+
+def root_step(game: Game, player: str) -> Step | None:
+    """The first step of ``player``'s choice now, or None if they have nothing to choose."""
+    tree = ActionTree(game, player)
+    if not tree:
+        return None
+    step = tree.walk(())
+    return step if isinstance(step, Step) else None
+
+
+class TurnMessages:
+    """Builds, posts and updates the message that shows a running table."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+
+    @property
+    def host(self):
+        """The bot's table host."""
+        return self.bot.host
+
+    # -- what the message says ----------------------------------------------------------------
+
+    def _header(self, table: Table, view: dict[str, Any], *, retired: bool = False) -> str:
+        record = table.record
+        turn = f" · turn {view['turn']}" if view.get("turn") is not None and not retired else ""
+        seats = " · ".join(
+            f"{p.get('colour', '?')} <@{p['id']}>" for p in view.get("players", []) if "id" in p
+        )
+        return f"**{record.game}** · table #{record.id}{turn}\n{seats}"
+
+    async def _recent_lines(self, table: Table) -> list[str]:
+        lines = await self.host.history(table.record.channel_id, limit=LOG_LINES)
+        names = names_for(table)
+        return [f"• {format_text(line, names)}" for line in lines]
+
+    def _prompt_line(self, table: Table, prompt: Prompt) -> str:
+        names = names_for(table)
+        text = format_text(prompt.text, names)
+        named = prompt.player is None or player_ref(prompt.player) in prompt.text
+        line = f"▶ {text}" if named else f"▶ <@{prompt.player}>: {text}"
+        if prompt.private:
+            line += " (your choices are private: press **Show my choices**)"
+        if prompt.others:
+            who = ", ".join(f"<@{p}>" for p in prompt.others)
+            line += f"\n{prompt.others_label or 'Act out of turn'}: {who} may act now."
+        return line
+
+    async def payload(
+        self,
+        table: Table,
+        *,
+        step: Step | None = None,
+        page: int = 0,
+        with_board: bool = True,
+        retired: bool = False,
+    ) -> dict[str, Any]:
+        """Content, components and (optionally) the board image of the table's turn message.
+
+        ``retired``: the message of a turn that has ended (its log, no prompt, no components).
+        """
+        game = table.game
+        assert game is not None
+        view = table.public_view()
+        parts = [self._header(table, view, retired=retired)]
+        parts += await self._recent_lines(table)
+        result = game.result()
+        components: discord.ui.View | None = None
+        if result is not None:
+            parts.append(f"🏁 **Game over.** {format_text(result.text, names_for(table))}")
+            scores = " · ".join(f"<@{pid}> {score}" for pid, score in result.scores.items())
+            if scores:
+                parts.append(f"Scores: {scores}")
+        elif not retired:
+            prompt = game.prompt()
+            if prompt is not None:
+                parts.append(self._prompt_line(table, prompt))
+                if step is None and prompt.player is not None and not prompt.private:
+                    step = root_step(game, prompt.player)
+                if step is not None and step.tokens:
+                    parts.append(f"Choosing: **{' '.join(step.tokens)} …**")
+                components = comp.turn_view(table.record, prompt, step, page)
+        payload: dict[str, Any] = {"content": trim("\n".join(parts)), "view": components}
+        if with_board:
+            board = await board_file(view)
+            payload["attachments"] = [board] if board else []
+        return payload
+
+    # -- posting and editing ------------------------------------------------------------------
+
+    async def post(
+        self,
+        table: Table,
+        interaction: discord.Interaction | None = None,
+        *,
+        mention: bool = True,
+        strip_previous: bool = True,
+    ) -> None:
+        """Post a fresh turn message (stripping the components of the previous one)."""
+        if strip_previous:
+            await self.strip_components(table)
+        payload = await self.payload(table)
+        payload["files"] = payload.pop("attachments")
+        if payload["view"] is None:
+            payload.pop("view")
+        prompt = table.game.prompt() if table.game else None
+        if mention and prompt is not None and prompt.player is not None:
+            payload["allowed_mentions"] = pinging([prompt.player])
+        if interaction is not None:
+            message = await send_public(interaction, **payload)
+        else:
+            channel = self.bot.get_partial_messageable(table.record.channel_id)
+            payload.setdefault("allowed_mentions", NO_MENTIONS)
+            message = await channel.send(**payload)
+        await self.host.set_message(table, message.id)
+
+    async def edit_table_message(self, table: Table, **changes: Any) -> bool:
+        """Edit the message that shows the table now (best effort); False if that failed."""
+        message_id = table.record.message_id
+        if message_id is None:
+            return False
+        channel = self.bot.get_partial_messageable(table.record.channel_id)
+        try:
+            await channel.get_partial_message(message_id).edit(**changes)
+        except discord.HTTPException as exc:
+            log.warning("could not edit table message %s: %s", message_id, exc)
+            return False
+        return True
+
+    async def strip_components(self, table: Table) -> None:
+        """Remove the buttons from the message that showed the table so far (best effort)."""
+        await self.edit_table_message(table, view=None)
+
+    async def update(self, table: Table) -> None:
+        """Edit the table's current turn message to show the latest state."""
+        if not await self.edit_table_message(table, **await self.payload(table)):
+            await self.post(table, mention=False, strip_previous=False)
+
+    async def show_outcome(
+        self,
+        outcome: Outcome,
+        interaction: discord.Interaction | None = None,
+        *,
+        on_turn_message: bool = False,
+    ) -> None:
+        """Present what an action did, then deliver secrets by DM.
+
+        When the turn passes, or the decision passes to another player (e.g. a trade offer),
+        the old turn message is retired and a new one mentions who decides now; otherwise the
+        turn message is edited in place.
+
+        ``on_turn_message``: the interaction is a (deferred) click on the table's turn message,
+        so that message is updated through the interaction.
+        """
+        table = outcome.table
+        if outcome.turn_changed or outcome.decider_changed:
+            retired = await self.payload(table, with_board=False, retired=True)
+            if on_turn_message and interaction is not None:
+                await interaction.edit_original_response(**retired)
+            else:
+                await self.edit_table_message(table, **retired)
+            await self.post(table, interaction, strip_previous=False)
+        elif on_turn_message and interaction is not None:
+            await interaction.edit_original_response(**await self.payload(table))
+        else:
+            await self.update(table)
+        await self.bot.ui.private.deliver(outcome, interaction)
+
+    async def repost(self, interaction: discord.Interaction, table: Table) -> None:
+        """Post the table again (lobby or turn message) and retire the previous message."""
+        await interaction.response.defer(thinking=True)  # a board may be drawn
+        if table.record.status == LOBBY:
+            await self.strip_components(table)
+            message = await send_public(interaction, **self.bot.ui.lobby.payload(table))
+            await self.host.set_message(table, message.id)
+        else:
+            await self.post(table, interaction, mention=False)
+
+    async def show_out_of_date(self, interaction: discord.Interaction, why: str) -> None:
+        """Refuse a stale component, showing the current board privately."""
+        table = await self.host.current(interaction.channel_id or 0)
+        if table is None or table.game is None:
+            await reply(interaction, f"{why} There is no game running here now.")
+            return
+        payload = await self.payload(table)
+        payload.pop("view", None)
+        files = payload.pop("attachments", [])
+        await reply(interaction, f"{why} This is the current board:\n{payload['content']}", files=files)
