@@ -92,17 +92,17 @@ def main() -> None:
         sys.stdout.flush()
         return runs
 
-    runs = play("Argoat", ["hard", "random"], 24, 1000)
+    runs = play("Argoat", ["hard", "random"], 18, 1000)
     lines.append(rate("Argoat hard vs random: hard reaches Eden first", wins(runs, 0), len(runs), ">= 95%"))
 
-    runs = play("Argo", ["hard", "random"], 24, 2000)
+    runs = play("Argo", ["hard", "random"], 18, 2000)
     lines.append(
         rate("Argo hard vs random: hard ends with more points", more_points(runs, 0), len(runs), ">= 95%")
     )
     aliens_vs_random = sum(r.nobody_won for _, r in runs)
     lines.append(rate("Argo hard vs random: the Aliens win", aliens_vs_random, len(runs), "(for reference)"))
 
-    runs = play("Argo", ["hard", "hard"], 12, 3000)
+    runs = play("Argo", ["hard", "hard"], 10, 3000)
     lines.append(
         rate(
             "Argo two hard bots: the Aliens win",
@@ -111,7 +111,7 @@ def main() -> None:
             "far below random",
         )
     )
-    runs = play("Argo", ["random", "random"], 400, 4000)
+    runs = play("Argo", ["random", "random"], 300, 4000)
     lines.append(
         rate(
             "Argo two random players: the Aliens win",
@@ -121,9 +121,9 @@ def main() -> None:
         )
     )
 
-    runs = play("Argoat", ["hard", "easy"], 20, 5000)
+    runs = play("Argoat", ["hard", "easy"], 14, 5000)
     lines.append(rate("Argoat hard vs easy: hard reaches Eden first", wins(runs, 0), len(runs), ">= 70%"))
-    runs = play("Argo", ["hard", "easy"], 20, 6000)
+    runs = play("Argo", ["hard", "easy"], 16, 6000)
     lines.append(
         rate("Argo hard vs easy: hard ends with more points", more_points(runs, 0), len(runs), ">= 70%")
     )
