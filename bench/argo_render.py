@@ -1,10 +1,16 @@
-"""Benchmark: render a late-game 4-player Argo board.
+"""Benchmark: render cost and PNG size of Argo boards, the project next to a naive baseline.
 
-Run ``python bench/argo_render.py [out.png] [runs] [seed]`` from the repository root. Builds a
-late-game board (a full or nearly full station) by seeded random play, renders it ``runs`` times
-(after one warm-up render that fills the sprite caches) and prints the median time and PNG size,
-and the same figures for Pillow's default RGB PNG save of the same image, the naive baseline.
-Writes the board to ``out.png`` when given.
+Run ``python bench/argo_render.py [out.png] [runs] [seed]`` from the repository root.
+
+1. A late-game 4-player board (the fullest station of a seeded random game), rendered ``runs``
+   times after one warm render.
+2. A whole seeded random game: the board after every action, each with the changes since the
+   awaited player's last decision marked, as the bot posts them.
+3. A cold start: the first board drawn with empty caches, and ``render.warm_up()``.
+
+The baseline is the naive save of the same picture: ``img.convert("RGB").save(buf, "PNG")``
+(Pillow's defaults). Project and baseline are timed in alternation, board by board, in CPU time
+(``time.process_time``); medians are printed. Writes the late board to ``out.png`` when given.
 """
 
 from __future__ import annotations
@@ -14,21 +20,26 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import render
 from bot.engine.argo import GAME
 from bot.engine.core import SYSTEM, TIMEOUT
-from render.argo import draw_board, render_board
+from render import memo
+from render.argo import draw_board, layout, render_board
+
+View = dict[str, Any]
 
 
-def late_view(seed: int, players: int = 4) -> dict[str, Any]:
-    """The public view with the most tiles (latest first) seen in a seeded random game."""
+def game_views(seed: int, players: int = 4) -> list[View]:
+    """The public view before the first action and after every action of a seeded random game."""
     game = GAME.new([str(i + 1) for i in range(players)], seed, {})
     rng = random.Random(seed)
-    best = game.view(None)
+    views = [game.view(None)]
     for _ in range(20000):
         if game.result() is not None:
             break
@@ -36,57 +47,111 @@ def late_view(seed: int, players: int = 4) -> dict[str, Any]:
         deciders = [p for p in prompt.deciders() if game.legal_actions(p)]
         if not deciders:
             game.apply(SYSTEM, TIMEOUT)
-            continue
-        who = deciders[0]
-        options = game.legal_actions(who)
-        plain = [a for a in options if a["type"] not in ("undo", "cancel")]
-        game.apply(who, rng.choice(plain or options))
-        view = game.view(None)
-        if len(view["tiles"]) >= len(best["tiles"]) and not view["finished"]:
-            best = view
-    return best
+        else:
+            who = deciders[0]
+            options = game.legal_actions(who)
+            plain = [a for a in options if a["type"] not in ("undo", "cancel")]
+            game.apply(who, rng.choice(plain or options))
+        views.append(game.view(None))
+    return views
 
 
-def _median_ms(fn: Any, runs: int) -> tuple[float, Any]:
-    times = []
-    out = None
-    for _ in range(runs):
-        started = time.perf_counter()
-        out = fn()
-        times.append((time.perf_counter() - started) * 1000)
-    return statistics.median(times), out
+def with_previous(views: list[View]) -> list[tuple[View, View | None]]:
+    """Each board with the board at its awaited player's last decision (None the first time)."""
+    last: dict[str, View] = {}
+    out: list[tuple[View, View | None]] = []
+    current = None
+    for view in views:
+        player = view.get("active")
+        if player != current and current is not None and out:
+            last[current] = out[-1][0]
+        out.append((view, last.get(player) if player else None))
+        current = player
+    return out
+
+
+def late_view(views: list[View]) -> View:
+    running = [v for v in views if not v["finished"]]
+    most = max(len(v["tiles"]) for v in running)
+    return [v for v in running if len(v["tiles"]) == most][-1]
+
+
+def naive(view: View, previous: View | None = None) -> bytes:
+    """The same picture saved the naive way: RGB, Pillow's default PNG settings."""
+    buf = io.BytesIO()
+    draw_board(view, previous).convert("RGB").save(buf, "PNG")
+    return buf.getvalue()
+
+
+def cpu_ms(fn: Callable[[], bytes]) -> tuple[float, bytes]:
+    started = time.process_time()
+    out = fn()
+    return (time.process_time() - started) * 1000, out
+
+
+def alternate(jobs: list[tuple[View, View | None]]) -> tuple[list[float], list[float], list[int], list[int]]:
+    """Project and naive renders of each board, one after the other."""
+    times, naive_times, sizes, naive_sizes = [], [], [], []
+    for view, previous in jobs:
+        ms, png = cpu_ms(lambda v=view, p=previous: render_board(v, p))
+        nms, npng = cpu_ms(lambda v=view, p=previous: naive(v, p))
+        times.append(ms)
+        naive_times.append(nms)
+        sizes.append(len(png))
+        naive_sizes.append(len(npng))
+    return times, naive_times, sizes, naive_sizes
+
+
+def report(label: str, times: list[float], sizes: list[int]) -> None:
+    print(
+        f"  {label:<28} median {statistics.median(times):6.1f} ms CPU   "
+        f"median {statistics.median(sizes) / 1024:6.1f} KB   max {max(sizes) / 1024:6.1f} KB"
+    )
 
 
 def main() -> None:
-    """Build the board, time both encodings and print the figures."""
+    """Play the games, time both encodings and print the figures."""
     out = sys.argv[1] if len(sys.argv) > 1 else None
-    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 50
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 30
     seed = int(sys.argv[3]) if len(sys.argv) > 3 else 7
-    view = late_view(seed)
-    render_board(view)  # warm the sprite caches
-    ms, png = _median_ms(lambda: render_board(view), runs)
+    views = game_views(seed)
+    view = late_view(views)
+
+    memo.clear_all()
+    cold_ms, _ = cpu_ms(lambda: render_board(views[0]))
+    memo.clear_all()
+    warm_s = render.warm_up()
+    first_ms, _ = cpu_ms(lambda: render_board(views[0]))
+    print(
+        f"cold start: first board {cold_ms:.0f} ms CPU with empty caches; "
+        f"render.warm_up() {warm_s * 1000:.0f} ms, then the first board {first_ms:.0f} ms"
+    )
+
+    render_board(view)
     img = draw_board(view)
-
-    def naive() -> bytes:
-        buf = io.BytesIO()
-        draw_board(view).convert("RGB").save(buf, "PNG")
-        return buf.getvalue()
-
-    def naive_save() -> None:
-        img.convert("RGB").save(io.BytesIO(), "PNG")
-
-    naive_ms, naive_png = _median_ms(naive, max(5, runs // 3))
-    draw_ms, _ = _median_ms(lambda: draw_board(view), runs)
-    save_ms, _ = _median_ms(naive_save, max(5, runs // 3))
+    times, naive_times, sizes, naive_sizes = alternate([(view, None)] * runs)
     print(
         f"late-game board: seed {seed}, {len(view['players'])} players, {len(view['tiles'])} tiles, "
-        f"stack {view['stack_size']}, {img.width}x{img.height} px, {runs} runs"
+        f"{img.width}x{img.height} px, {runs} runs"
     )
-    print(f"render_board (palette PNG)     median {ms:6.1f} ms  {len(png) / 1024:6.1f} KB")
-    print(f"naive: default RGB PNG save    median {naive_ms:6.1f} ms  {len(naive_png) / 1024:6.1f} KB")
-    print(f"  of which: drawing {draw_ms:.1f} ms; RGB convert + default save {save_ms:.1f} ms")
+    report("render_board (palette PNG)", times, sizes)
+    report("naive (RGB, default save)", naive_times, naive_sizes)
+
+    jobs = with_previous(views)
+    times, naive_times, sizes, naive_sizes = alternate(jobs)
+    shapes = sorted({(lay.width, lay.height) for lay in (layout(v) for v, _ in jobs)})
+    print(
+        f"whole game: seed {seed}, {len(jobs)} boards (one per action, changes marked), "
+        f"sizes seen {', '.join(f'{w}x{h}' for w, h in shapes)}"
+    )
+    report("render_board (palette PNG)", times, sizes)
+    report("naive (RGB, default save)", naive_times, naive_sizes)
+    print(
+        f"  total CPU: project {sum(times) / 1000:.2f} s, naive {sum(naive_times) / 1000:.2f} s "
+        f"(ratio {sum(naive_times) / sum(times):.1f}x)"
+    )
     if out:
-        Path(out).write_bytes(png)
+        Path(out).write_bytes(render_board(view))
         print(f"wrote {out}")
 
 

@@ -16,6 +16,8 @@ from bot.engine.core import Game
 from bot.engine.registry import GameRegistry, discover
 from bot.store import Store
 from bot.tables import TableHost
+from bot.tending import Tender
+from bot.thinking import Thinker
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +75,7 @@ class TableBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
         )
+        from cogs.schedule import Scheduler
         from cogs.ui import TableUI
 
         self.settings = settings
@@ -82,6 +85,9 @@ class TableBot(commands.Bot):
         self.host: TableHost = None  # type: ignore[assignment]  # set in setup_hook
         self.ui = TableUI(self)
         self.in_flight = InFlight()
+        self.thinker = Thinker(settings.ai_workers, settings.ai_budget)
+        self.tender: Tender = None  # type: ignore[assignment]  # set in setup_hook
+        self.scheduler = Scheduler(self)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -98,6 +104,7 @@ class TableBot(commands.Bot):
             cache_size=self.settings.table_cache,
             **seeding,
         )
+        self.tender = Tender(self.host, self.thinker)
         self.add_dynamic_items(*components.ALL_ITEMS)
         await self.add_cog(GameCog(self))
         for group in shortcut_groups():
@@ -122,6 +129,7 @@ class TableBot(commands.Bot):
         if not await self.in_flight.wait_idle(SHUTDOWN_GRACE_SECONDS):
             log.warning("shutting down with %d handlers still running", self.in_flight.count)
         await self.host.close()
+        self.thinker.close()
 
     async def close(self) -> None:
         """Close the tables (see :meth:`close_tables`), then disconnect from Discord."""

@@ -30,12 +30,19 @@ class Settings:
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     table_cache: int = DEFAULT_TABLE_CACHE
+    ai_workers: int = 1
+    """Processes the bots think in (0: one thread of the bot's own process)."""
+    ai_budget: float | None = None
+    """Seconds every bot decision may take, whatever its level (None: each level's own budget)."""
+    scheduler_seconds: float = 10.0
+    """How often the bot looks for due clocks, reminders and timeouts."""
 
     def __repr__(self) -> str:  # never show the token in logs or tracebacks
         return (
             f"Settings(token='***', database_path={str(self.database_path)!r}, "
             f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
-            f"table_cache={self.table_cache!r})"
+            f"table_cache={self.table_cache!r}, ai_workers={self.ai_workers!r}, "
+            f"ai_budget={self.ai_budget!r}, scheduler_seconds={self.scheduler_seconds!r})"
         )
 
     @classmethod

@@ -1,4 +1,5 @@
-"""The table host: lobbies, seats, and applying actions under a per-channel lock, persisted."""
+"""The table host: lobbies, seats and their holders, and applying actions under a per-channel
+lock, persisted with the table's clocks (see ``bot.clocks``) and who it waits for."""
 
 from __future__ import annotations
 
@@ -12,13 +13,14 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from bot import clocks, seats
 from bot.engine.core import (
     SYSTEM,
-    TIMEOUT,
     Action,
     Event,
     Game,
     IllegalAction,
+    Prompt,
     format_text,
     parse_options,
     shorten,
@@ -41,7 +43,7 @@ NOT_SAVED = "I could not save that, so nothing changed. Please try again in a mo
 """What a user is told when the database refused a write."""
 
 DEFAULT_CACHE_SIZE = 5000
-"""Live games kept in memory (about 30–200 KB each); older ones are reloaded on demand."""
+"""Live games kept in memory (about 15–200 KB each); older ones are reloaded on demand."""
 
 TYPED_REPEAT_SECONDS = 10
 """The same typed move from the same player within this many seconds is refused as a repeat."""
@@ -62,6 +64,18 @@ class Table:
             self._view = self.game.view(None)
         return self._view
 
+    def names(self) -> dict[str, str]:
+        """How messages name each seat (a mention, or "Bot 2 (hard)")."""
+        return seats.names(self.record)
+
+    def seat_of(self, user: str) -> str | None:
+        """The seat ``user`` holds here, or None."""
+        return seats.seat_of(self.record, user)
+
+    def holder_of(self, seat: str) -> str:
+        """Who plays ``seat`` now."""
+        return seats.holder_of(self.record, seat)
+
 
 @dataclass
 class Outcome:
@@ -71,6 +85,8 @@ class Outcome:
     events: list[Event] = field(default_factory=list)
     turn_changed: bool = False
     decider_changed: bool = False
+    note: str = ""
+    """A line to show with the outcome (e.g. that a bot played for an idle player)."""
 
     @property
     def public_events(self) -> list[Event]:
@@ -78,7 +94,7 @@ class Outcome:
         return [e for e in self.events if e.public]
 
     def private_events(self) -> dict[str, list[Event]]:
-        """Secret events grouped by the player allowed to see them."""
+        """Secret events grouped by the seat allowed to see them."""
         grouped: dict[str, list[Event]] = {}
         for event in self.events:
             if event.to is not None:
@@ -89,6 +105,11 @@ class Outcome:
 def _decider(game: Game) -> str | None:
     prompt = game.prompt()
     return prompt.player if prompt is not None else None
+
+
+def _turn(game: Game) -> int | None:
+    number = game.turn_marker()[0]
+    return number if isinstance(number, int) else None
 
 
 class TableHost:
@@ -117,9 +138,14 @@ class TableHost:
         self._closing = False
         self._store_closed = False
 
+    def now(self) -> datetime:
+        """The host's clock (injected; virtual in tests)."""
+        return self._clock()
+
     # -- plumbing -----------------------------------------------------------------------------
 
-    def _lock(self, channel_id: int) -> asyncio.Lock:
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        """The channel's lock (every change to its table is made while holding it)."""
         lock = self._locks.get(channel_id)
         if lock is None:
             lock = self._locks[channel_id] = asyncio.Lock()
@@ -143,13 +169,15 @@ class TableHost:
         """How many live tables are in memory now."""
         return len(self._cache)
 
-    def _game_cls(self, name: str) -> type[Game]:
+    def game_class(self, name: str) -> type[Game]:
+        """The registered game called ``name``; TableError if this bot no longer knows it."""
         game_cls = self.registry.get(name)
         if game_cls is None:
             raise TableError(f"This bot no longer knows the game {name}.")
         return game_cls
 
-    async def _load(self, channel_id: int) -> Table | None:
+    async def load(self, channel_id: int) -> Table | None:
+        """The channel's open table (from the cache, else the store), or None."""
         cached = self._cache.get(channel_id)
         if cached is not None:
             self._cache.move_to_end(channel_id)
@@ -158,7 +186,7 @@ class TableHost:
         if record is None:
             return None
         cached = self._cache.get(channel_id)  # loaded meanwhile by another reader
-        if cached is not None and cached.record.version >= record.version:
+        if cached is not None and cached.record.rev >= record.rev:
             return cached
         table = self._table_of(record)
         self._remember(table)
@@ -167,11 +195,11 @@ class TableHost:
     def _table_of(self, record: TableRecord) -> Table:
         game = None
         if record.state is not None:
-            game = self._game_cls(record.game).from_json(record.state)
+            game = self.game_class(record.game).from_json(record.state)
         return Table(record, game)
 
     async def _require(self, channel_id: int, table_id: int | None = None) -> Table:
-        table = await self._load(channel_id)
+        table = await self.load(channel_id)
         if table is None:
             if table_id is not None:
                 raise OutOfDate("That table is closed.")
@@ -189,12 +217,19 @@ class TableHost:
         actor: str,
         action: Action,
         events: Sequence[Event] = (),
+        turn: int | None = None,
+        acted: str | None = None,
     ) -> Table:
-        """Persist the new state; on any failure forget the cached table so it reloads."""
+        """Persist the new state with its clocks; on any failure forget the cached table so it
+        reloads. ``acted``: the seat that just decided (its clock starts again)."""
+        if record.status == PLAYING and game is not None:
+            record = self.schedule(record, game, acted, version=record.version + 1)
+        elif record.status != PLAYING:
+            record = record.evolve(deadline=None, awaiting=())
         summary = "\n".join(e.text for e in events if e.public)
         try:
             saved = await self.store.save(
-                record, actor=actor, action=action, summary=summary, now=self._clock()
+                record, actor=actor, action=action, summary=summary, now=self._clock(), turn=turn
             )
         except StoreError:
             self._forget(record.channel_id)
@@ -209,19 +244,82 @@ class TableHost:
             self._forget(saved.channel_id)
         return new
 
+    async def save_meta(self, table: Table, record: TableRecord) -> Table:
+        """Persist only the host's bookkeeping of ``record`` (no new version: buttons stay valid)."""
+        try:
+            saved = await self.store.save_meta(record)
+        except StoreError:
+            self._forget(record.channel_id)
+            raise TableError(NOT_SAVED) from None
+        except BaseException:
+            self._forget(record.channel_id)
+            raise
+        new = Table(saved, table.game, table._view)
+        self._remember(new)
+        return new
+
     def _check_open_for_business(self) -> None:
         if self._closing:
             raise TableError("The bot is shutting down; try again in a minute.")
+
+    # -- scheduling ---------------------------------------------------------------------------
+
+    def schedule(
+        self, record: TableRecord, game: Game, acted: str | None = None, *, version: int | None = None
+    ) -> TableRecord:
+        """``record`` with its clocks, who it awaits, and its next deadline brought up to date
+        (``version``: the version it is saved as, if not ``record.version``)."""
+        result = game.result()
+        prompt = game.prompt() if result is None else None
+        now = self._clock()
+        meta = clocks.track(record.meta, prompt, acted, now)
+        if prompt is None:
+            return record.evolve(meta=meta, deadline=None, awaiting=())
+        settings = seats.settings(record)
+        due = clocks.next_moment(meta, int(settings["clock"]))
+        if self.automatic_deciders(record, game, meta, record.version if version is None else version):
+            due = now
+        return record.evolve(meta=meta, deadline=due, awaiting=tuple(self._awaited(record, prompt)))
+
+    def _awaited(self, record: TableRecord, prompt: Prompt) -> list[str]:
+        """The people the table waits for: the main decider, or everyone a timed wait awaits."""
+        deciders = (prompt.player,) if prompt.player is not None else prompt.others
+        found = [seats.holder_of(record, s) for s in deciders]
+        return [h for h in found if not seats.is_bot(h)]
+
+    def automatic_deciders(
+        self, record: TableRecord, game: Game, meta: dict[str, Any], version: int
+    ) -> list[str]:
+        """Seats the host decides for now: bot-held seats that must or may act, and seats whose
+        player said "don't ask me" for a wait this turn (they pass)."""
+        prompt = game.prompt()
+        if prompt is None:
+            return []
+        found: list[str] = []
+        if prompt.player is not None and seats.is_bot(seats.holder_of(record, prompt.player)):
+            found.append(prompt.player)
+        quiet = meta.get("quiet", {})
+        turn = _turn(game)
+        for seat in prompt.others:
+            if seat == prompt.player:
+                continue
+            if seats.is_bot(seats.holder_of(record, seat)):
+                waited = prompt.player is None  # a timed wait: the bot must answer
+                if waited or meta.get("bots_asked") != version:
+                    found.append(seat)
+            elif prompt.player is None and quiet.get(seat) == turn and turn is not None:
+                found.append(seat)
+        return found
 
     # -- queries ------------------------------------------------------------------------------
 
     async def current(self, channel_id: int) -> Table | None:
         """The channel's lobby or running table, or None."""
-        return await self._load(channel_id)
+        return await self.load(channel_id)
 
     async def latest(self, channel_id: int) -> Table | None:
         """The channel's open table, else its most recent finished or abandoned one, or None."""
-        table = await self._load(channel_id)
+        table = await self.load(channel_id)
         if table is not None:
             return table
         record = await self.store.latest_table(channel_id)
@@ -229,7 +327,7 @@ class TableHost:
 
     async def history(self, channel_id: int, limit: int = 15) -> list[str]:
         """Public summaries of the last actions at the channel's current or latest table."""
-        table = await self._load(channel_id)
+        table = await self.load(channel_id)
         if table is not None:
             key = (table.record.id, table.record.version, limit)
             cached = self._history.get(channel_id)
@@ -243,6 +341,25 @@ class TableHost:
             raise TableError("No game has been played in this channel yet.")
         return await self.store.recent_summaries(record.id, limit)
 
+    async def since_last_decision(self, table: Table, seat: str) -> list[tuple[int | None, list[str]]]:
+        """What happened since ``seat`` last decided in an earlier turn (so their own moves of this
+        turn are included): ``(turn, lines)`` per turn, oldest first."""
+        turn = _turn(table.game) if table.game is not None else None
+        rows = await self.store.since(table.record.id, seat, turn)
+        grouped: list[tuple[int | None, list[str]]] = []
+        for _, turn, summary in rows:
+            lines = [line for line in summary.splitlines() if line]
+            if grouped and grouped[-1][0] == turn:
+                grouped[-1][1].extend(lines)
+            else:
+                grouped.append((turn, lines))
+        return grouped
+
+    async def awaiting(self, user_id: str, guild_id: int | None = None) -> list[Table]:
+        """Every running table that waits for ``user_id`` (on one server if given)."""
+        records = await self.store.awaiting(user_id, guild_id)
+        return [self._table_of(r) for r in records]
+
     # -- lobby --------------------------------------------------------------------------------
 
     async def open_table(
@@ -253,20 +370,34 @@ class TableHost:
         game_name: str,
         host_id: str,
         options_text: str = "",
+        seated: Sequence[str] = (),
+        bots: Sequence[str] = (),
     ) -> Table:
-        """A new lobby in the channel with the caller as host and first seat."""
+        """A new lobby in the channel with the caller as host and first seat.
+
+        ``options_text`` holds the game's options and the table settings (see
+        ``bot.seats.TABLE_OPTIONS``). ``seated`` are further people seated at once and ``bots``
+        the levels of bots seated at once (a rematch); ``bots=N`` in the options seats N bots.
+        """
         self._check_open_for_business()
         game_cls = self.registry.get(game_name)
         if game_cls is None:
             raise TableError(
-                f"Unknown game '{game_name}'. Choose one of: {', '.join(self.registry.names())}."
+                f"Unknown game '{shorten(game_name, 40)}'. Choose one of: {', '.join(self.registry.names())}."
             )
         try:
-            options = parse_options(game_cls.option_specs, options_text)
+            values = parse_options((*game_cls.option_specs, *seats.TABLE_OPTIONS), options_text)
         except IllegalAction as exc:
             raise TableError(str(exc)) from None
-        async with self._lock(channel_id):
-            existing = await self._load(channel_id)
+        options, table_settings = split_settings(game_cls, values)
+        levels = [*bots, *[table_settings["level"]] * int(table_settings.pop("bots", 0))]
+        people = [host_id, *[p for p in seated if p != host_id]]
+        if len(people) + len(levels) > game_cls.max_players:
+            raise TableError(f"{game_cls.name} seats at most {game_cls.max_players} players.")
+        seat_ids = [*people, *(f"{seats.BOT}{n}" for n in range(1, len(levels) + 1))]
+        holders = {f"{seats.BOT}{n}": seats.bot_holder(level) for n, level in enumerate(levels, start=1)}
+        async with self.lock(channel_id):
+            existing = await self.load(channel_id)
             if existing is not None:
                 raise TableError(
                     f"This channel already has a {existing.record.game} table (#{existing.record.id}); "
@@ -281,6 +412,8 @@ class TableHost:
                     options=options,
                     seed=self._seeder(),
                     now=self._clock(),
+                    seats=tuple(seat_ids),
+                    meta={"settings": table_settings, "holders": holders},
                 )
             except StoreConflict as exc:
                 raise TableError(str(exc)) from None
@@ -291,17 +424,23 @@ class TableHost:
             log.info("table #%s opened: %s in channel %s", record.id, game_cls.name, channel_id)
             return table
 
+    async def _lobby(self, channel_id: int, table_id: int | None) -> Table:
+        table = await self._require(channel_id, table_id)
+        if table.record.status != LOBBY:
+            raise TableError("The game has already started.")
+        return table
+
     async def join(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
         """Seat the user at the channel's lobby."""
         self._check_open_for_business()
-        async with self._lock(channel_id):
+        async with self.lock(channel_id):
             table = await self._require(channel_id, table_id)
             record = table.record
             if record.status != LOBBY:
                 raise TableError("The game has already started; you can't join it now.")
-            if user_id in record.seats:
+            if seats.seat_of(record, user_id) is not None:
                 raise TableError("You already have a seat at this table.")
-            game_cls = self._game_cls(record.game)
+            game_cls = self.game_class(record.game)
             if len(record.seats) >= game_cls.max_players:
                 raise TableError(
                     f"The table is full ({game_cls.max_players} of {game_cls.max_players} seats)."
@@ -310,43 +449,90 @@ class TableHost:
             return await self._save(table, new, None, actor=user_id, action={"type": "join"})
 
     async def leave(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
-        """Free the user's seat in the lobby; the host role passes on, an empty table closes."""
+        """Free the user's seat in the lobby; the host role passes on, a table with no people
+        left closes."""
         self._check_open_for_business()
-        async with self._lock(channel_id):
+        async with self.lock(channel_id):
             table = await self._require(channel_id, table_id)
             record = table.record
             if record.status != LOBBY:
                 raise TableError(
-                    "The game has started; you can't leave it now (the host can /game abandon it)."
+                    "The game has started: to leave it, use /game leave (an AI takes your seat)."
                 )
             if user_id not in record.seats:
                 raise TableError("You don't have a seat at this table.")
-            seats = tuple(s for s in record.seats if s != user_id)
-            if not seats:
-                new = record.evolve(seats=seats, status=ABANDONED)
+            remaining = tuple(s for s in record.seats if s != user_id)
+            people = [s for s in remaining if not seats.is_bot(s)]
+            if not people:
+                new = record.evolve(seats=remaining, status=ABANDONED)
             else:
-                host = record.host_id if record.host_id != user_id else seats[0]
-                new = record.evolve(seats=seats, host_id=host)
+                host = record.host_id if record.host_id != user_id else people[0]
+                new = record.evolve(seats=remaining, host_id=host)
             return await self._save(table, new, None, actor=user_id, action={"type": "leave"})
+
+    async def add_bot(
+        self, channel_id: int, user_id: str, level: str | None = None, table_id: int | None = None
+    ) -> Table:
+        """Seat a bot at the lobby (host only); ``level`` defaults to the table's level."""
+        self._check_open_for_business()
+        async with self.lock(channel_id):
+            table = await self._lobby(channel_id, table_id)
+            record = table.record
+            if user_id != record.host_id:
+                raise TableError(f"Only the host (<@{record.host_id}>) can add bots.")
+            game_cls = self.game_class(record.game)
+            if len(record.seats) >= game_cls.max_players:
+                raise TableError(
+                    f"The table is full ({game_cls.max_players} of {game_cls.max_players} seats)."
+                )
+            chosen = level or seats.settings(record)["level"]
+            try:
+                holder = seats.bot_holder(chosen)
+            except IllegalAction as exc:
+                raise TableError(str(exc)) from None
+            seat = seats.next_bot_seat(record)
+            holders = {**record.meta.get("holders", {}), seat: holder}
+            new = record.evolve(seats=(*record.seats, seat), meta={**record.meta, "holders": holders})
+            return await self._save(
+                table, new, None, actor=user_id, action={"type": "addbot", "level": chosen}
+            )
+
+    async def remove_bot(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
+        """Take the last bot off the lobby (host only)."""
+        self._check_open_for_business()
+        async with self.lock(channel_id):
+            table = await self._lobby(channel_id, table_id)
+            record = table.record
+            if user_id != record.host_id:
+                raise TableError(f"Only the host (<@{record.host_id}>) can remove bots.")
+            bots = [s for s in record.seats if seats.is_bot(s)]
+            if not bots:
+                raise TableError("There is no bot at this table.")
+            seat = bots[-1]
+            holders = {k: v for k, v in record.meta.get("holders", {}).items() if k != seat}
+            new = record.evolve(
+                seats=tuple(s for s in record.seats if s != seat), meta={**record.meta, "holders": holders}
+            )
+            return await self._save(table, new, None, actor=user_id, action={"type": "removebot"})
 
     async def start(self, channel_id: int, user_id: str, table_id: int | None = None) -> Outcome:
         """Deal the game for the seated players (host only)."""
         self._check_open_for_business()
-        async with self._lock(channel_id):
+        async with self.lock(channel_id):
             table = await self._require(channel_id, table_id)
             record = table.record
             if record.status != LOBBY:
                 raise TableError("The game has already started.")
             if user_id != record.host_id:
                 raise TableError(f"Only the host (<@{record.host_id}>) can start the game.")
-            game_cls = self._game_cls(record.game)
+            game_cls = self.game_class(record.game)
             if len(record.seats) < game_cls.min_players:
                 raise TableError(
                     f"{game_cls.name} needs at least {game_cls.min_players} players; "
-                    f"{len(record.seats)} seated."
+                    f"{len(record.seats)} seated (press **Add bot** to fill a seat)."
                 )
             game = game_cls.new(record.seats, record.seed, record.options)
-            new = record.evolve(status=PLAYING, state=game.to_json(), deadline=self._deadline(game))
+            new = record.evolve(status=PLAYING, state=game.to_json())
             saved = await self._save(
                 table, new, game, actor=user_id, action={"type": "start", "seed": record.seed}
             )
@@ -358,7 +544,7 @@ class TableHost:
     ) -> Table:
         """Close the table for good (host, or a member who may manage the channel)."""
         self._check_open_for_business()
-        async with self._lock(channel_id):
+        async with self.lock(channel_id):
             table = await self._require(channel_id, table_id)
             record = table.record
             if user_id != record.host_id and not may_manage:
@@ -366,17 +552,11 @@ class TableHost:
                     f"Only the host (<@{record.host_id}>) or someone who can manage this channel "
                     "can abandon the table."
                 )
-            new = record.evolve(status=ABANDONED, deadline=None)
+            new = record.evolve(status=ABANDONED)
             log.info("table #%s abandoned", record.id)
             return await self._save(table, new, table.game, actor=user_id, action={"type": "abandon"})
 
     # -- play ---------------------------------------------------------------------------------
-
-    def _deadline(self, game: Game) -> datetime | None:
-        prompt = game.prompt()
-        if prompt is None or not prompt.timeout:
-            return None
-        return self._clock() + timedelta(seconds=prompt.timeout)
 
     async def act(
         self,
@@ -387,52 +567,75 @@ class TableHost:
         table_id: int | None = None,
         version: int | None = None,
     ) -> Outcome:
-        """Apply one action (an action dict or its notation) for ``user_id``, then persist it.
-
-        ``table_id``/``version`` are those a component was drawn for: a mismatch is OutOfDate.
-        """
+        """Apply one action (an action dict or its notation) for the seat ``user_id`` holds, then
+        persist it. ``table_id``/``version`` are those a component was drawn for: a mismatch is
+        OutOfDate."""
         self._check_open_for_business()
-        async with self._lock(channel_id):
+        async with self.lock(channel_id):
             table = await self._require(channel_id, table_id)
             record, game = table.record, table.game
             if record.status != PLAYING or game is None:
                 raise TableError("The game has not started yet.")
             if version is not None and version != record.version:
                 raise OutOfDate("That board is out of date.")
-            if user_id != SYSTEM:
-                if user_id not in record.seats:
+            if user_id == SYSTEM:
+                seat = SYSTEM
+            else:
+                found = seats.seat_of(record, user_id)
+                if found is None:
                     raise TableError("You are not playing at this table.")
+                seat = found
                 prompt = game.prompt()
-                if prompt is None or user_id not in prompt.deciders():
-                    waiting = ", ".join(f"<@{p}>" for p in prompt.deciders()) if prompt else ""
+                if prompt is None or seat not in prompt.deciders():
+                    names = seats.names(record)
+                    waiting = ", ".join(names.get(p, p) for p in prompt.deciders()) if prompt else ""
                     raise TableError(
                         f"It is not your decision right now (waiting for {waiting})."
                         if waiting
                         else "It is not your decision right now."
                     )
             typed = self._check_repeat(channel_id, user_id, action) if isinstance(action, str) else None
-            try:
-                chosen = game.parse(user_id, action) if isinstance(action, str) else action
-                before, decider_before = game.turn_marker(), _decider(game)
-                events = game.apply(user_id, chosen)
-            except IllegalAction as exc:
-                names = {p: f"<@{p}>" for p in record.seats}
-                raise TableError(format_text(str(exc), names)) from None
-            result = game.result()
-            new = record.evolve(
-                status=FINISHED if result is not None else PLAYING,
-                state=game.to_json(),
-                deadline=None if result is not None else self._deadline(game),
-            )
-            saved = await self._save(table, new, game, actor=user_id, action=chosen, events=events)
+            outcome = await self._apply(table, seat, action)
             if typed is not None:
                 self._typed[(channel_id, user_id)] = (typed, self._clock())
-            if result is not None:
-                log.info("table #%s finished", record.id)
-            turn_changed = result is not None or game.turn_marker() != before
-            decider = _decider(game)
-            decider_changed = decider is not None and decider != decider_before
-            return Outcome(saved, events, turn_changed=turn_changed, decider_changed=decider_changed)
+            return outcome
+
+    async def play_for(
+        self, channel_id: int, table_id: int, version: int, seat: str, action: Action, *, note: str = ""
+    ) -> Outcome:
+        """Apply ``action`` for ``seat`` on the host's own account (a bot, an idle seat's AI, a
+        "don't ask me" pass), if the table is still at ``version``; OutOfDate otherwise."""
+        self._check_open_for_business()
+        async with self.lock(channel_id):
+            table = await self._require(channel_id, table_id)
+            if table.record.version != version or table.game is None or table.record.status != PLAYING:
+                raise OutOfDate("The table moved on.")
+            outcome = await self._apply(table, seat, action, by=seats.holder_of(table.record, seat))
+            outcome.note = note
+            return outcome
+
+    async def _apply(self, table: Table, seat: str, action: Action | str, by: str | None = None) -> Outcome:
+        """Apply and persist one action for ``seat`` (the caller holds the lock)."""
+        record, game = table.record, table.game
+        assert game is not None
+        try:
+            chosen = game.parse(seat, action) if isinstance(action, str) else action
+            before, decider_before, turn = game.turn_marker(), _decider(game), _turn(game)
+            events = game.apply(seat, chosen)
+        except IllegalAction as exc:
+            raise TableError(format_text(str(exc), seats.names(record))) from None
+        result = game.result()
+        new = record.evolve(status=FINISHED if result is not None else PLAYING, state=game.to_json())
+        logged = {**chosen, "by": by} if by is not None and by != seat else chosen
+        saved = await self._save(
+            table, new, game, actor=seat, action=logged, events=events, turn=turn, acted=seat
+        )
+        if result is not None:
+            log.info("table #%s finished", record.id)
+        turn_changed = result is not None or game.turn_marker() != before
+        decider = _decider(game)
+        decider_changed = decider is not None and decider != decider_before
+        return Outcome(saved, events, turn_changed=turn_changed, decider_changed=decider_changed)
 
     def _check_repeat(self, channel_id: int, user_id: str, text: str) -> str:
         """The normalised typed move; TableError if the same player just played the same text."""
@@ -450,19 +653,110 @@ class TableHost:
             )
         return typed
 
-    async def expire(self, channel_id: int, table_id: int, version: int) -> Outcome | None:
-        """Apply the game's timeout if that table still waits at ``version`` past its deadline."""
-        async with self._lock(channel_id):
-            table = await self._load(channel_id)
-            if table is None or table.record.id != table_id or table.record.version != version:
-                return None
-            deadline = table.record.deadline
-            if deadline is None or deadline > self._clock():
-                return None
-        return await self.act(channel_id, SYSTEM, dict(TIMEOUT), table_id=table_id, version=version)
+    # -- seats during a game ------------------------------------------------------------------
+
+    async def replace(
+        self, channel_id: int, user_id: str, seat: str, member: str | None, *, table_id: int | None = None
+    ) -> Outcome:
+        """Hand ``seat`` to ``member`` (a Discord user id), or to an AI at the table's level.
+
+        Allowed to the host and to the seat's own player; to any seated player once that seat's
+        clock has run out. The new holder plays the seat from now on (its secrets included)."""
+        self._check_open_for_business()
+        async with self.lock(channel_id):
+            table = await self._require(channel_id, table_id)
+            record, game = table.record, table.game
+            if record.status != PLAYING or game is None:
+                raise TableError(
+                    "The game has not started: seats change in the lobby (Join, Leave, Add bot)."
+                )
+            if seat not in record.seats:
+                raise TableError("That is not a seat at this table.")
+            old = seats.holder_of(record, seat)
+            mine = seats.seat_of(record, user_id)
+            timed_out = seat in record.meta.get("timed_out", [])
+            if user_id != record.host_id and user_id != old and not (timed_out and mine is not None):
+                raise TableError(
+                    f"Only the host (<@{record.host_id}>) or that seat's player can hand it over "
+                    "(any player can once its clock has run out)."
+                )
+            if member is not None:
+                if seats.seat_of(record, member) is not None:
+                    raise TableError("That member already plays at this table.")
+                holder = member
+            else:
+                holder = seats.bot_holder(seats.settings(record)["level"])
+            if holder == old:
+                raise TableError("That seat is already played that way.")
+            names = seats.names(record)
+            meta = seats.with_holder(record, seat, holder)
+            meta["timed_out"] = [s for s in meta.get("timed_out", []) if s != seat]
+            new = record.evolve(meta=meta)
+            new_name = seats.name_of(new, seat)
+            text = f"{names[seat]}'s seat is now played by {new_name}."
+            event = Event(text, kind="replace", data={"seat": seat, "from": old, "to": holder})
+            saved = await self._save(
+                table,
+                new,
+                game,
+                actor=user_id,
+                action={"type": "replace", "seat": seat, "from": old, "to": holder},
+                events=[event],
+                turn=_turn(game),
+            )
+            return Outcome(saved, [event], decider_changed=True)
+
+    async def pause(self, channel_id: int, user_id: str, *, paused: bool) -> Table:
+        """Stop (or restart) the table's clocks (host only)."""
+        self._check_open_for_business()
+        async with self.lock(channel_id):
+            table = await self._require(channel_id)
+            record = table.record
+            if record.status != PLAYING or table.game is None:
+                raise TableError("Only a running game can be paused.")
+            if user_id != record.host_id:
+                raise TableError(f"Only the host (<@{record.host_id}>) can pause or resume the game.")
+            if paused == bool(record.meta.get("paused")):
+                raise TableError("The game is already paused." if paused else "The game is not paused.")
+            now = self._clock()
+            meta = clocks.pause(record.meta, now) if paused else clocks.resume(record.meta, now)
+            new = self.schedule(record.evolve(meta=meta), table.game)
+            return await self.save_meta(table, new)
+
+    async def quiet(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
+        """Remember that ``user_id`` is not to be asked in timed waits for the rest of this turn
+        (they pass when asked)."""
+        self._check_open_for_business()
+        async with self.lock(channel_id):
+            table = await self._require(channel_id, table_id)
+            record, game = table.record, table.game
+            seat = seats.seat_of(record, user_id)
+            if game is None or seat is None:
+                raise TableError("You are not playing at this table.")
+            turn = _turn(game)
+            quiet = {**record.meta.get("quiet", {}), seat: turn}
+            new = self.schedule(record.evolve(meta={**record.meta, "quiet": quiet}), game)
+            return await self.save_meta(table, new)
+
+    async def note(self, table: Table, changes: dict[str, Any]) -> None:
+        """Merge ``changes`` into the table's bookkeeping if it has not moved on (best effort)."""
+        async with self.lock(table.record.channel_id):
+            current = await self.load(table.record.channel_id)
+            if current is None or current.record.id != table.record.id or current.game is None:
+                return
+            try:
+                await self.mark(current, {**current.record.meta, **changes})
+            except (TableError, StoreConflict) as exc:
+                log.info("table #%s: bookkeeping not saved: %s", table.record.id, exc)
+
+    async def mark(self, table: Table, meta: dict[str, Any]) -> Table:
+        """Save new bookkeeping for ``table`` (the caller holds its lock), rescheduled."""
+        assert table.game is not None
+        new = self.schedule(table.record.evolve(meta=meta), table.game)
+        return await self.save_meta(table, new)
 
     async def due(self) -> list[TableRecord]:
-        """Playing tables whose prompt timeout has run out."""
+        """Playing tables whose next deadline has come."""
         if self._closing:
             return []
         return await self.store.due_tables(self._clock())
@@ -485,6 +779,11 @@ class TableHost:
         """Refuse new changes from now on (reads and message bookkeeping still work)."""
         self._closing = True
 
+    @property
+    def closing(self) -> bool:
+        """True once the host refuses new changes."""
+        return self._closing
+
     async def close(self) -> None:
         """Refuse new work, let the actions in progress finish, then close the database."""
         if self._store_closed:
@@ -495,3 +794,11 @@ class TableHost:
             async with lock:
                 pass
         await self.store.close()
+
+
+def split_settings(game_cls: type[Game], values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Parsed options split into the game's options and the table's settings (bots checked)."""
+    options, table = seats.split_options(game_cls.option_specs, values)
+    if int(table.get("bots", 0)) >= game_cls.max_players:
+        raise TableError(f"{game_cls.name} seats at most {game_cls.max_players} players, you included.")
+    return options, table

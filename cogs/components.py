@@ -18,10 +18,12 @@ PUBLIC, PRIVATE = "p", "e"
 """Picker scopes: on the public turn message (for the prompt's player) or ephemeral (clicker)."""
 
 BUTTONS_UP_TO = 10
-LOBBY_STYLES = {
-    "join": discord.ButtonStyle.success,
-    "leave": discord.ButtonStyle.secondary,
-    "start": discord.ButtonStyle.primary,
+LOBBY_BUTTONS = {
+    "join": ("Join", discord.ButtonStyle.success),
+    "leave": ("Leave", discord.ButtonStyle.secondary),
+    "start": ("Start", discord.ButtonStyle.primary),
+    "addbot": ("Add bot", discord.ButtonStyle.secondary),
+    "removebot": ("Remove bot", discord.ButtonStyle.secondary),
 }
 
 
@@ -41,14 +43,19 @@ def _path(text: str) -> tuple[int, ...]:
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?P<action>join|leave|start):(?P<table>\d+)"
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"lobby:(?P<action>join|leave|start|addbot|removebot):(?P<table>\d+)",
 ):
-    """Join / Leave / Start on a lobby message."""
+    """Join / Leave / Start / Add bot / Remove bot on a lobby message."""
 
     def __init__(self, action: str, table_id: int) -> None:
+        label, style = LOBBY_BUTTONS[action]
         super().__init__(
             discord.ui.Button(
-                label=action.capitalize(), style=LOBBY_STYLES[action], custom_id=f"lobby:{action}:{table_id}"
+                label=label,
+                style=style,
+                row=0 if action in ("join", "leave", "start") else 1,
+                custom_id=f"lobby:{action}:{table_id}",
             )
         )
         self.action = action
@@ -91,6 +98,39 @@ class AbandonButton(
     async def callback(self, interaction: discord.Interaction) -> None:
         async with interaction.client.working():  # type: ignore[attr-defined]
             await _ui(interaction).lobby.abandon_answer(interaction, self.answer == "yes", self.table_id)
+
+
+TABLE_BUTTONS = {
+    "quiet": ("Don't ask me this turn", discord.ButtonStyle.secondary),
+    "rematch": ("Rematch", discord.ButtonStyle.success),
+    "leave-yes": ("Leave: an AI takes my seat", discord.ButtonStyle.danger),
+    "leave-no": ("Stay", discord.ButtonStyle.secondary),
+}
+
+
+class TableButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"tb:(?P<action>quiet|rematch|leave-yes|leave-no):(?P<table>\d+)",
+):
+    """Table-level buttons: "don't ask me this turn", Rematch, and the in-game leave confirmation."""
+
+    def __init__(self, action: str, table_id: int, row: int = 4) -> None:
+        label, style = TABLE_BUTTONS[action]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, row=row, custom_id=f"tb:{action}:{table_id}")
+        )
+        self.action = action
+        self.table_id = table_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> TableButton:
+        return cls(match["action"], int(match["table"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with interaction.client.working():  # type: ignore[attr-defined]
+            await _ui(interaction).seats.button(interaction, self.action, self.table_id)
 
 
 def _style(token: str) -> discord.ButtonStyle:
@@ -252,15 +292,32 @@ class ChoicesButton(
             )
 
 
-ALL_ITEMS = (LobbyButton, AbandonButton, PickButton, PickSelect, NavButton, ChoicesButton)
+ALL_ITEMS = (LobbyButton, AbandonButton, TableButton, PickButton, PickSelect, NavButton, ChoicesButton)
 """Every dynamic item class, for ``bot.add_dynamic_items``."""
 
 
-def lobby_view(table_id: int) -> discord.ui.View:
-    """Join / Leave / Start buttons."""
+def lobby_view(table_id: int, *, has_bots: bool = False) -> discord.ui.View:
+    """Join / Leave / Start / Add bot (and Remove bot when a bot is seated) buttons."""
     view = discord.ui.View(timeout=None)
-    for action in ("join", "leave", "start"):
+    for action in ("join", "leave", "start", "addbot"):
         view.add_item(LobbyButton(action, table_id))
+    if has_bots:
+        view.add_item(LobbyButton("removebot", table_id))
+    return view
+
+
+def leave_view(table_id: int) -> discord.ui.View:
+    """The confirmation of leaving a running game."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton("leave-yes", table_id, row=0))
+    view.add_item(TableButton("leave-no", table_id, row=0))
+    return view
+
+
+def rematch_view(table_id: int) -> discord.ui.View:
+    """The Rematch button of a finished game."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton("rematch", table_id, row=0))
     return view
 
 
@@ -308,6 +365,8 @@ def turn_view(record: TableRecord, prompt: Prompt, step: Step | None, page: int)
         _add_step(view, PUBLIC, record, step, page)
     if prompt.others:
         view.add_item(ChoicesButton(record.id, record.version, "o", prompt.others_label or "Act out of turn"))
+        if prompt.player is None and prompt.timeout:  # a timed wait for the others' answers
+            view.add_item(TableButton("quiet", record.id))
     return view if view.children else None
 
 

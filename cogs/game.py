@@ -1,4 +1,5 @@
-"""The /game command group: open, join, leave, start, show, play and abandon tables."""
+"""The /game command group: tables (open, join, bots, start, leave, replace, pause, abandon),
+playing by typing, and what a player needs to follow (board, log, hand, turns, rules)."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.engine.core import format_text
+from bot import seats
+from bot.engine.core import IllegalAction, format_text, parse_options
+from bot.store import LOBBY, PLAYING
 from bot.tables import Table, TableError
 from cogs import components as comp
 from cogs.picker import ActionTree
-from cogs.replies import names_for, reply, send_public
+from cogs.replies import reply, send_public
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -21,7 +24,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NOT_IN_GUILD = "Games are played in server channels; use this command in a channel."
-TIMEOUT_POLL_SECONDS = 10
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in seats.LEVELS]
 
 
 class GameCog(commands.Cog):
@@ -38,10 +41,11 @@ class GameCog(commands.Cog):
         return self.bot.host
 
     async def cog_load(self) -> None:
-        self.expire_prompts.start()
+        self.tend_tables.change_interval(seconds=self.bot.settings.scheduler_seconds)
+        self.tend_tables.start()
 
     async def cog_unload(self) -> None:
-        self.expire_prompts.cancel()
+        self.tend_tables.cancel()
 
     async def _table(self, interaction: discord.Interaction) -> Table | None:
         """The channel's open table, after answering the user if there is none (or no guild)."""
@@ -75,7 +79,7 @@ class GameCog(commands.Cog):
         typed = current.strip()
         done = typed.rsplit(" ", 1)[0] + " " if " " in typed else ""
         suggestions = []
-        for spec in game_cls.option_specs:
+        for spec in (*game_cls.option_specs, *seats.TABLE_OPTIONS):
             values = spec.choices or tuple(str(v) for v in sorted({spec.minimum, spec.default, spec.maximum}))
             for value in values:
                 text = f"{done}{spec.name}={value}".strip()
@@ -88,10 +92,31 @@ class GameCog(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         """The user's legal actions whose notation matches what they typed."""
         table = await self.host.current(interaction.channel_id or 0)
-        if table is None or table.game is None or table.game.result() is not None:
+        seat = table.seat_of(str(interaction.user.id)) if table is not None else None
+        if table is None or table.game is None or seat is None or table.game.result() is not None:
             return []
-        tree = ActionTree(table.game, str(interaction.user.id))
+        tree = ActionTree(table.game, seat)
         return [app_commands.Choice(name=n[:100], value=n[:100]) for n in tree.matching(current)]
+
+    async def seat_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The seats of this channel's table, by who plays them."""
+        table = await self.host.current(interaction.channel_id or 0)
+        if table is None:
+            return []
+        found = []
+        for number, seat in enumerate(table.record.seats, start=1):
+            holder = table.holder_of(seat)
+            if seats.is_bot(holder):
+                who = seats.name_of(table.record, seat)
+            else:
+                member = interaction.guild.get_member(int(holder)) if interaction.guild else None
+                who = member.display_name if member is not None else f"player {holder}"
+            label = f"Seat {number}: {who}"
+            if current.lower() in label.lower():
+                found.append(app_commands.Choice(name=label[:100], value=seat))
+        return found[:25]
 
     # -- lobby --------------------------------------------------------------------------------
 
@@ -103,10 +128,29 @@ class GameCog(commands.Cog):
             if interaction.guild is None:
                 await reply(interaction, NOT_IN_GUILD)
                 return
+            in_thread = self._wants_thread(game, options)
+            if in_thread is None:  # bad options: opening the table says what is wrong
+                in_thread = False
+            channel = interaction.channel
+            if in_thread:
+                if isinstance(channel, discord.Thread) or not isinstance(channel, discord.TextChannel):
+                    await reply(interaction, "thread=on works in a text channel (not inside a thread).")
+                    return
+                await interaction.response.defer(thinking=True)
+                try:
+                    channel = await channel.create_thread(
+                        name=f"{game} table by {interaction.user.display_name}"[:100],
+                        type=discord.ChannelType.public_thread,
+                    )
+                except discord.HTTPException as exc:
+                    await reply(
+                        interaction, f"I could not open a thread here ({exc.status}): check my permissions."
+                    )
+                    return
             try:
                 table = await self.host.open_table(
                     guild_id=interaction.guild_id,
-                    channel_id=interaction.channel_id,
+                    channel_id=channel.id,
                     game_name=game,
                     host_id=str(interaction.user.id),
                     options_text=options,
@@ -114,8 +158,24 @@ class GameCog(commands.Cog):
             except TableError as exc:
                 await reply(interaction, str(exc))
                 return
-            message = await send_public(interaction, **self.bot.ui.lobby.payload(table))
+            payload = self.bot.ui.lobby.payload(table)
+            if in_thread:
+                message = await channel.send(**payload)
+                await interaction.followup.send(f"The table is open in {channel.mention}.")
+            else:
+                message = await send_public(interaction, **payload)
             await self.host.set_message(table, message.id)
+
+    def _wants_thread(self, game: str, options: str) -> bool | None:
+        """Whether the options ask for a thread (None if they cannot be read)."""
+        game_cls = self.bot.registry.get(game)
+        if game_cls is None:
+            return None
+        try:
+            values = parse_options((*game_cls.option_specs, *seats.TABLE_OPTIONS), options)
+        except IllegalAction:
+            return None
+        return values.get("thread") == "on"
 
     async def _lobby_command(self, interaction: discord.Interaction, action: str) -> None:
         table = await self._table(interaction)
@@ -157,10 +217,76 @@ class GameCog(commands.Cog):
         async with self.bot.working():
             await self._lobby_command(interaction, "join")
 
-    @game.command(name="leave", description="Give up your seat before the game starts")
+    @game.command(name="leave", description="Give up your seat (during a game, an AI takes it over)")
     async def leave(self, interaction: discord.Interaction) -> None:
         async with self.bot.working():
+            table = await self._table(interaction)
+            if table is not None and table.record.status == PLAYING:
+                await self.bot.ui.seats.leave_game(interaction, table)
+                return
             await self._lobby_command(interaction, "leave")
+
+    @game.command(name="addbot", description="Seat a bot at this channel's lobby (host)")
+    @app_commands.describe(level="How strongly it plays (default: the table's level)")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def addbot(self, interaction: discord.Interaction, level: str | None = None) -> None:
+        async with self.bot.working():
+            await self._bot_command(interaction, level, add=True)
+
+    @game.command(name="removebot", description="Take the last bot off this channel's lobby (host)")
+    async def removebot(self, interaction: discord.Interaction) -> None:
+        async with self.bot.working():
+            await self._bot_command(interaction, None, add=False)
+
+    async def _bot_command(self, interaction: discord.Interaction, level: str | None, *, add: bool) -> None:
+        table = await self._table(interaction)
+        if table is None:
+            return
+        user = str(interaction.user.id)
+        try:
+            if add:
+                table = await self.host.add_bot(interaction.channel_id, user, level)
+            else:
+                table = await self.host.remove_bot(interaction.channel_id, user)
+        except TableError as exc:
+            await reply(interaction, str(exc))
+            return
+        verb = "seated a bot at" if add else "took a bot off"
+        await send_public(
+            interaction,
+            content=f"<@{user}> {verb} the **{table.record.game}** table #{table.record.id} "
+            f"({len(table.record.seats)} seated).",
+        )
+        await self._refresh_lobby_message(table)
+
+    @game.command(name="replace", description="Hand a seat to another member, or to an AI")
+    @app_commands.describe(
+        player="The seat to hand over", member="Who takes it (leave out: an AI at the table's level)"
+    )
+    @app_commands.autocomplete(player=seat_names)
+    async def replace(
+        self, interaction: discord.Interaction, player: str, member: discord.Member | None = None
+    ) -> None:
+        async with self.bot.working():
+            if await self._table(interaction) is not None:
+                await self.bot.ui.seats.replace(interaction, player, member)
+
+    @game.command(name="pause", description="Stop the clocks of this channel's game (host)")
+    async def pause(self, interaction: discord.Interaction) -> None:
+        async with self.bot.working():
+            if await self._table(interaction) is not None:
+                await self.bot.ui.seats.pause(interaction, True)
+
+    @game.command(name="resume", description="Start the clocks of this channel's game again (host)")
+    async def resume(self, interaction: discord.Interaction) -> None:
+        async with self.bot.working():
+            if await self._table(interaction) is not None:
+                await self.bot.ui.seats.pause(interaction, False)
+
+    @game.command(name="turns", description="Every table waiting for you (here, or in a DM: everywhere)")
+    async def turns(self, interaction: discord.Interaction) -> None:
+        async with self.bot.working():
+            await self.bot.ui.seats.my_turns(interaction)
 
     @game.command(name="start", description="Start the game (host only)")
     async def start(self, interaction: discord.Interaction) -> None:
@@ -175,12 +301,28 @@ class GameCog(commands.Cog):
                 return
             await self.bot.ui.lobby.announce_start(interaction, outcome, from_lobby_message=False)
 
-    @game.command(name="board", description="Show this channel's table again")
+    @game.command(
+        name="board", description="Show this channel's table (players re-post it; others see it privately)"
+    )
     async def board(self, interaction: discord.Interaction) -> None:
         async with self.bot.working():
-            table = await self._table(interaction)
-            if table is not None:
+            if interaction.guild is None:
+                await reply(interaction, NOT_IN_GUILD)
+                return
+            table = await self.host.latest(interaction.channel_id)
+            if table is None:
+                await reply(interaction, "There is no table in this channel. Open one with /game new.")
+                return
+            user = str(interaction.user.id)
+            seated = table.seat_of(user) is not None or user == table.record.host_id
+            if table.record.status == LOBBY or (seated and table.record.is_open):
                 await self.bot.ui.turns.repost(interaction, table)
+            elif table.game is not None:
+                await self.bot.ui.turns.show_privately(interaction, table)
+            else:
+                await reply(
+                    interaction, f"The last table here (#{table.record.id}) was closed before it started."
+                )
 
     @game.command(name="abandon", description="End this channel's table for good (host or moderators)")
     async def abandon(self, interaction: discord.Interaction) -> None:
@@ -254,30 +396,27 @@ class GameCog(commands.Cog):
             except TableError as exc:
                 await reply(interaction, str(exc))
                 return
-            table = await self.host.current(interaction.channel_id)
-            names = names_for(table) if table else {}
+            table = await self.host.latest(interaction.channel_id)
+            names = table.names() if table else {}
             text = "\n".join(f"• {format_text(line, names)}" for line in lines) or "Nothing has happened yet."
-            await reply(interaction, text[-2000:])
+            await reply(interaction, text if len(text) <= 2000 else "…" + text[-1999:])
 
     @game.command(name="hand", description="Your private information in this channel's game")
     async def hand(self, interaction: discord.Interaction) -> None:
         async with self.bot.working():
             await self.bot.ui.private.show_hand(interaction)
 
-    # -- prompt timeouts ----------------------------------------------------------------------
+    # -- the scheduler ------------------------------------------------------------------------
 
-    @tasks.loop(seconds=TIMEOUT_POLL_SECONDS)
-    async def expire_prompts(self) -> None:
-        """Apply the game's timeout to every table whose prompt waited too long."""
+    @tasks.loop(seconds=10)
+    async def tend_tables(self) -> None:
+        """Tend every table whose deadline has come: reminders, clocks, timeouts, bots."""
         async with self.bot.working():
-            for record in await self.host.due():
-                try:
-                    outcome = await self.host.expire(record.channel_id, record.id, record.version)
-                    if outcome is not None:
-                        await self.bot.ui.turns.show_outcome(outcome)
-                except (TableError, discord.HTTPException) as exc:
-                    log.warning("timeout of table #%s failed: %s", record.id, exc)
+            try:
+                await self.bot.scheduler.run_due()
+            except TableError as exc:
+                log.warning("tending tables failed: %s", exc)
 
-    @expire_prompts.before_loop
+    @tend_tables.before_loop
     async def _wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import seats
 from bot.tables import Outcome, Table, TableError
 from cogs import components as comp
 from cogs.replies import reply, send_public
@@ -30,17 +31,22 @@ class LobbyUI:
         record = table.record
         game_cls = self.bot.registry.get(record.game)
         bounds = f"{game_cls.min_players}–{game_cls.max_players}" if game_cls else "?"
-        seats = "\n".join(
-            f"{n}. <@{pid}>{' (host)' if pid == record.host_id else ''}"
-            for n, pid in enumerate(record.seats, start=1)
+        names = table.names()
+        seated = "\n".join(
+            f"{n}. {names[seat]}{' (host)' if seat == record.host_id else ''}"
+            for n, seat in enumerate(record.seats, start=1)
         )
-        options = " ".join(f"{k}={v}" for k, v in record.options.items()) or "none"
+        settings = seats.settings(record)
+        shown = {k: v for k, v in settings.items() if k not in ("bots", "thread")}
+        options = " ".join(f"{k}={v}" for k, v in {**record.options, **shown}.items())
         content = (
             f"**{record.game}** table #{record.id} is open — {len(record.seats)} seated "
-            f"({bounds} players).\n{seats}\nOptions: {options}\n"
-            "Press **Join** to take a seat; the host presses **Start** when everyone is in."
+            f"({bounds} players).\n{seated}\nOptions: {options}\n"
+            "Press **Join** to take a seat; the host can **Add bot** to fill seats and presses "
+            "**Start** when everyone is in."
         )
-        return {"content": content, "view": comp.lobby_view(record.id)}
+        has_bots = any(seats.is_bot(s) for s in record.seats)
+        return {"content": content, "view": comp.lobby_view(record.id, has_bots=has_bots)}
 
     async def clicked(self, interaction: discord.Interaction, action: str, table_id: int) -> None:
         """Join / Leave / Start pressed on a lobby message."""
@@ -51,6 +57,10 @@ class LobbyUI:
                 outcome = await self.host.start(channel_id, user, table_id)
             elif action == "join":
                 table = await self.host.join(channel_id, user, table_id)
+            elif action == "addbot":
+                table = await self.host.add_bot(channel_id, user, table_id=table_id)
+            elif action == "removebot":
+                table = await self.host.remove_bot(channel_id, user, table_id=table_id)
             else:
                 table = await self.host.leave(channel_id, user, table_id)
         except TableError as exc:
@@ -72,9 +82,10 @@ class LobbyUI:
         """Retire the lobby message and post the first turn message."""
         table = outcome.table
         turns = self.bot.ui.turns
+        names = table.names()
         started = (
             f"**{table.record.game}** table #{table.record.id} has started with "
-            + ", ".join(f"<@{p}>" for p in table.record.seats)
+            + ", ".join(names[p] for p in table.record.seats)
             + "."
         )
         if from_lobby_message:

@@ -11,7 +11,7 @@ from bot.engine.core import Action, format_text, shorten
 from bot.tables import OutOfDate, Table, TableError
 from cogs import components as comp
 from cogs.picker import ActionTree, StalePath, Step
-from cogs.replies import names_for, reply
+from cogs.replies import reply
 from cogs.turns import root_step
 
 if TYPE_CHECKING:
@@ -50,22 +50,23 @@ class Play:
         if table.record.version != version or table.game is None:
             await turns.show_out_of_date(interaction, "That board is out of date.")
             return
-        user = str(interaction.user.id)
+        seat = table.seat_of(str(interaction.user.id))
         prompt = table.game.prompt()
         if prompt is None:
             await reply(interaction, "The game is over.")
             return
-        if scope == comp.PUBLIC and user != prompt.player:
-            hint = f" Waiting for <@{prompt.player}>." if prompt.player else ""
-            if user in prompt.others:
+        if scope == comp.PUBLIC and (seat is None or seat != prompt.player):
+            names = table.names()
+            hint = f" Waiting for {names.get(prompt.player, prompt.player)}." if prompt.player else ""
+            if seat in prompt.others:
                 hint += f" Use the **{prompt.others_label or 'out-of-turn'}** button."
             await reply(interaction, f"It is not your decision.{hint}")
             return
-        if scope == comp.PRIVATE and user not in prompt.deciders():
+        if scope == comp.PRIVATE and (seat is None or seat not in prompt.deciders()):
             await reply(interaction, "It is not your decision right now.")
             return
         try:
-            reached = ActionTree(table.game, user).walk(path)
+            reached = ActionTree(table.game, seat).walk(path)
         except StalePath:
             await turns.show_out_of_date(interaction, "That choice is no longer available.")
             return
@@ -83,7 +84,7 @@ class Play:
         assert table.game is not None
         prompt = table.game.prompt()
         chosen = f"\nChoosing: **{' '.join(step.tokens)} …**" if step.tokens else ""
-        text = format_text(prompt.text, names_for(table)) if prompt else ""
+        text = format_text(prompt.text, table.names()) if prompt else ""
         return {
             "content": f"Only you see this. {text}{chosen}",
             "view": comp.private_view(table.record, step, page),
@@ -101,15 +102,15 @@ class Play:
         if table.record.version != version:
             await turns.show_out_of_date(interaction, "That board is out of date.")
             return
-        user = str(interaction.user.id)
+        seat = table.seat_of(str(interaction.user.id))
         prompt = table.game.prompt()
-        if prompt is None or user not in (prompt.others if out_of_turn else (prompt.player,)):
-            if prompt is not None and user == prompt.player:
+        if seat is None or prompt is None or seat not in (prompt.others if out_of_turn else (prompt.player,)):
+            if prompt is not None and seat is not None and seat == prompt.player:
                 await reply(interaction, "That button is for the other players; your choices are above.")
             else:
                 await reply(interaction, "It is not your decision right now.")
             return
-        step = root_step(table.game, user)
+        step = root_step(table.game, seat)
         if step is None:
             await reply(interaction, "You have nothing to decide right now.")
             return

@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot import seats
 from bot.engine.core import format_text
 from bot.tables import Outcome
-from cogs.replies import NO_MENTIONS, names_for, pinging, reply, trim
+from cogs.replies import NO_MENTIONS, pinging, reply, trim
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -35,22 +36,38 @@ class PrivateInfo:
     async def deliver(self, outcome: Outcome, interaction: discord.Interaction | None = None) -> None:
         """DM each player their secret events; if a DM fails, tell them where to look instead."""
         table = outcome.table
-        names = names_for(table)
-        guild = self.bot.get_guild(table.record.guild_id or 0)
-        where = f"<#{table.record.channel_id}>" + (f" ({guild.name})" if guild else "")
-        for player, events in outcome.private_events().items():
+        names = table.names()
+        for seat, events in outcome.private_events().items():
+            holder = table.holder_of(seat)
+            if seats.is_bot(holder):
+                continue  # a bot's secrets stay in the game: nobody reads them
             lines = "\n".join(f"• {format_text(e.text, names)}" for e in events)
-            text = trim(f"**{table.record.game}** table #{table.record.id} in {where}:\n{lines}")
-            if await self.send_dm(player, text):
-                continue
-            if interaction is not None and str(interaction.user.id) == player:
-                await reply(interaction, CLOSED_DMS)
-            else:
-                channel = self.bot.get_partial_messageable(table.record.channel_id)
-                await channel.send(f"<@{player}>: {CLOSED_DMS}", allowed_mentions=pinging([player]))
+            await self.tell(table, holder, lines, interaction)
+
+    def where(self, table) -> str:
+        """Which table, in which channel (and server), for a DM."""
+        guild = self.bot.get_guild(table.record.guild_id or 0)
+        place = f"<#{table.record.channel_id}>" + (f" ({guild.name})" if guild else "")
+        return f"**{table.record.game}** table #{table.record.id} in {place}"
+
+    async def tell(
+        self, table, holder: str, text: str, interaction: discord.Interaction | None = None
+    ) -> bool:
+        """DM a player something private about a table; if their DMs are closed, tell them
+        (privately if they are the one interacting, else by a mention) to use /game hand."""
+        if await self.send_dm(holder, trim(f"{self.where(table)}:\n{text}")):
+            return True
+        if interaction is not None and str(interaction.user.id) == holder:
+            await reply(interaction, CLOSED_DMS)
+        else:
+            channel = self.bot.get_partial_messageable(table.record.channel_id)
+            await channel.send(f"<@{holder}>: {CLOSED_DMS}", allowed_mentions=pinging([holder]))
+        return False
 
     async def send_dm(self, player: str, text: str) -> bool:
-        """Send ``text`` to the player by DM; False if their DMs are closed."""
+        """Send ``text`` to the player (a Discord user id) by DM; False if that failed."""
+        if not player.isdigit():
+            return False
         try:
             user = self.bot.get_user(int(player)) or await self.bot.fetch_user(int(player))
             await user.send(text, allowed_mentions=NO_MENTIONS)
@@ -68,13 +85,13 @@ class PrivateInfo:
             await reply(interaction, "Games are played in server channels; use this command in a channel.")
             return
         table = await self.host.current(interaction.channel_id or 0)
-        user = str(interaction.user.id)
+        seat = table.seat_of(str(interaction.user.id)) if table is not None else None
         if table is None:
             await reply(interaction, "There is no table in this channel. Open one with /game new.")
-        elif user not in table.record.seats:
+        elif seat is None:
             await reply(interaction, "You are not playing at this table.")
         elif table.game is None:
             await reply(interaction, "The game has not started yet.")
         else:
-            text = format_text(table.game.secrets_text(user), names_for(table))
+            text = format_text(table.game.secrets_text(seat), table.names())
             await reply(interaction, text or "You hold no secret information in this game.")

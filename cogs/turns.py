@@ -11,19 +11,19 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
+from bot import clocks, seats
 from bot.engine.core import Game, Prompt, format_text, player_ref
 from bot.store import LOBBY
 from bot.tables import Outcome, Table
 from cogs import components as comp
+from cogs.catchup import catch_up_lines, final_lines
 from cogs.picker import ActionTree, Step
-from cogs.replies import NO_MENTIONS, names_for, pinging, reply, send_public, trim
+from cogs.replies import NO_MENTIONS, pinging, reply, send_public, trim
 
 if TYPE_CHECKING:
     from bot.app import TableBot
 
 log = logging.getLogger(__name__)
-
-LOG_LINES = 6
 
 DRAWING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="board")
 """The threads boards are drawn on: two, as Pillow encodes two PNGs at once without the GIL,
@@ -45,6 +45,20 @@ def root_step(game: Game, player: str) -> Step | None:
     return step if isinstance(step, Step) else None
 
 
+def timestamp(when: Any, style: str = "R") -> str:
+    """A Discord timestamp (shown in each reader's own time zone)."""
+    return f"<t:{int(when.timestamp())}:{style}>"
+
+
+def jump_link(table: Table) -> str:
+    """A link to the message that shows the table now (the channel if none)."""
+    record = table.record
+    guild = record.guild_id or "@me"
+    if record.message_id is None:
+        return f"https://discord.com/channels/{guild}/{record.channel_id}"
+    return f"https://discord.com/channels/{guild}/{record.channel_id}/{record.message_id}"
+
+
 class TurnMessages:
     """Builds, posts and updates the message that shows a running table."""
 
@@ -58,30 +72,44 @@ class TurnMessages:
 
     # -- what the message says ----------------------------------------------------------------
 
-    def _header(self, table: Table, view: dict[str, Any], *, retired: bool = False) -> str:
+    def _header(self, table: Table, view: dict[str, Any]) -> str:
         record = table.record
-        turn = f" · turn {view['turn']}" if view.get("turn") is not None and not retired else ""
-        seats = " · ".join(
-            f"{p.get('colour', '?')} <@{p['id']}>" for p in view.get("players", []) if "id" in p
+        names = table.names()
+        turn = f" · turn {view['turn']}" if view.get("turn") is not None else ""
+        paused = " · ⏸ paused" if record.meta.get("paused") else ""
+        players = " · ".join(
+            f"{p.get('colour', '?')} {names.get(p['id'], p['id'])}"
+            for p in view.get("players", [])
+            if "id" in p
         )
-        return f"**{record.game}** · table #{record.id}{turn}\n{seats}"
-
-    async def _recent_lines(self, table: Table) -> list[str]:
-        lines = await self.host.history(table.record.channel_id, limit=LOG_LINES)
-        names = names_for(table)
-        return [f"• {format_text(line, names)}" for line in lines]
+        return f"**{record.game}** · table #{record.id}{turn}{paused}\n{players}"
 
     def _prompt_line(self, table: Table, prompt: Prompt) -> str:
-        names = names_for(table)
+        names = table.names()
         text = format_text(prompt.text, names)
         named = prompt.player is None or player_ref(prompt.player) in prompt.text
-        line = f"▶ {text}" if named else f"▶ <@{prompt.player}>: {text}"
+        line = f"▶ {text}" if named else f"▶ {names.get(prompt.player, prompt.player)}: {text}"
         if prompt.private:
             line += " (your choices are private: press **Show my choices**)"
         if prompt.others:
-            who = ", ".join(f"<@{p}>" for p in prompt.others)
+            who = ", ".join(names.get(p, p) for p in prompt.others)
             line += f"\n{prompt.others_label or 'Act out of turn'}: {who} may act now."
         return line
+
+    def _deadline_line(self, table: Table, prompt: Prompt) -> str:
+        record = table.record
+        if record.meta.get("paused"):
+            return "⏸ The table is paused: no clock runs."
+        parts = []
+        end = clocks.clock_end(record.meta, int(seats.settings(record)["clock"]))
+        if end is not None and prompt.player is not None and not seats.is_bot(table.holder_of(prompt.player)):
+            parts.append(f"⏰ Time to decide runs out {timestamp(end)}.")
+        hold = record.meta.get("hold")
+        if hold is not None:
+            moments = clocks.moments(record.meta, 0)
+            if clocks.HOLD in moments:
+                parts.append(f"⏳ The wait ends {timestamp(moments[clocks.HOLD])}.")
+        return " ".join(parts)
 
     async def payload(
         self,
@@ -94,34 +122,52 @@ class TurnMessages:
     ) -> dict[str, Any]:
         """Content, components and (optionally) the board image of the table's turn message.
 
-        ``retired``: the message of a turn that has ended (its log, no prompt, no components).
+        ``retired``: the message of a turn that has ended (what happened, no prompt, no buttons).
         """
         game = table.game
         assert game is not None
         view = table.public_view()
-        parts = [self._header(table, view, retired=retired)]
-        parts += await self._recent_lines(table)
+        parts = [self._header(table, view)]
         result = game.result()
         components: discord.ui.View | None = None
-        if result is not None:
-            parts.append(f"🏁 **Game over.** {format_text(result.text, names_for(table))}")
-            scores = " · ".join(f"<@{pid}> {score}" for pid, score in result.scores.items())
-            if scores:
-                parts.append(f"Scores: {scores}")
-        elif not retired:
-            prompt = game.prompt()
-            if prompt is not None:
-                parts.append(self._prompt_line(table, prompt))
-                if step is None and prompt.player is not None and not prompt.private:
-                    step = root_step(game, prompt.player)
-                if step is not None and step.tokens:
-                    parts.append(f"Choosing: **{' '.join(step.tokens)} …**")
-                components = comp.turn_view(table.record, prompt, step, page)
+        prompt = game.prompt() if result is None else None
+        if retired:
+            parts += await catch_up_lines(self.host, table, None)
+        elif result is not None:
+            parts += final_lines(table, result)
+            components = comp.rematch_view(table.record.id)
+        else:
+            assert prompt is not None
+            parts += await catch_up_lines(self.host, table, prompt.player)
+            parts.append(self._prompt_line(table, prompt))
+            deadline = self._deadline_line(table, prompt)
+            if deadline:
+                parts.append(deadline)
+            if step is None and prompt.player is not None and not prompt.private:
+                step = root_step(game, prompt.player)
+            if step is not None and step.tokens:
+                parts.append(f"Choosing: **{' '.join(step.tokens)} …**")
+            components = comp.turn_view(table.record, prompt, step, page)
         payload: dict[str, Any] = {"content": trim("\n".join(parts)), "view": components}
         if with_board:
             board = await board_file(view)
             payload["attachments"] = [board] if board else []
         return payload
+
+    def _pings(self, table: Table) -> list[str]:
+        """Whom a new turn message notifies: the awaited person, every player at the end, and
+        the players a timed wait asks (once per turn)."""
+        game = table.game
+        assert game is not None
+        if game.result() is not None:
+            return seats.humans(table.record)
+        prompt = game.prompt()
+        if prompt is None:
+            return []
+        if prompt.player is not None:
+            holder = table.holder_of(prompt.player)
+            return [] if seats.is_bot(holder) else [holder]
+        return list(table.record.awaiting)
 
     # -- posting and editing ------------------------------------------------------------------
 
@@ -140,16 +186,27 @@ class TurnMessages:
         payload["files"] = payload.pop("attachments")
         if payload["view"] is None:
             payload.pop("view")
-        prompt = table.game.prompt() if table.game else None
-        if mention and prompt is not None and prompt.player is not None:
-            payload["allowed_mentions"] = pinging([prompt.player])
+        pings = await self._pings_once(table) if mention else []
+        payload["allowed_mentions"] = pinging(pings) if pings else NO_MENTIONS
         if interaction is not None:
             message = await send_public(interaction, **payload)
         else:
             channel = self.bot.get_partial_messageable(table.record.channel_id)
-            payload.setdefault("allowed_mentions", NO_MENTIONS)
             message = await channel.send(**payload)
         await self.host.set_message(table, message.id)
+
+    async def _pings_once(self, table: Table) -> list[str]:
+        """The pings of a new turn message; a timed wait pings its players once per turn."""
+        pings = self._pings(table)
+        game = table.game
+        prompt = game.prompt() if game is not None else None
+        if prompt is None or prompt.player is not None or not pings:
+            return pings
+        turn = game.turn_marker()[0]
+        if table.record.meta.get("wait_pinged") == turn:
+            return []
+        await self.bot.ui.seats.remember(table, {"wait_pinged": turn})
+        return pings
 
     async def edit_table_message(self, table: Table, **changes: Any) -> bool:
         """Edit the message that shows the table now (best effort); False if that failed."""
@@ -180,7 +237,8 @@ class TurnMessages:
         *,
         on_turn_message: bool = False,
     ) -> None:
-        """Present what an action did, then deliver secrets by DM.
+        """Present what an action did, then deliver secrets by DM, then let the table go on
+        (bots and clocks) if it is their moment.
 
         When the turn passes, or the decision passes to another player (e.g. a trade offer),
         the old turn message is retired and a new one mentions who decides now; otherwise the
@@ -190,6 +248,9 @@ class TurnMessages:
         so that message is updated through the interaction.
         """
         table = outcome.table
+        if outcome.note:
+            channel = self.bot.get_partial_messageable(table.record.channel_id)
+            await channel.send(outcome.note, allowed_mentions=NO_MENTIONS)
         if outcome.turn_changed or outcome.decider_changed:
             retired = await self.payload(table, with_board=False, retired=True)
             if on_turn_message and interaction is not None:
@@ -202,6 +263,7 @@ class TurnMessages:
         else:
             await self.update(table)
         await self.bot.ui.private.deliver(outcome, interaction)
+        self.bot.scheduler.kick(table)
 
     async def repost(self, interaction: discord.Interaction, table: Table) -> None:
         """Post the table again (lobby or turn message) and retire the previous message."""
@@ -213,13 +275,19 @@ class TurnMessages:
         else:
             await self.post(table, interaction, mention=False)
 
+    async def show_privately(self, interaction: discord.Interaction, table: Table, intro: str = "") -> None:
+        """The table's current message (board included), shown only to the user."""
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        payload = await self.payload(table)
+        payload.pop("view", None)
+        files = payload.pop("attachments", [])
+        await reply(interaction, f"{intro}{payload['content']}", files=files)
+
     async def show_out_of_date(self, interaction: discord.Interaction, why: str) -> None:
         """Refuse a stale component, showing the current board privately."""
         table = await self.host.current(interaction.channel_id or 0)
         if table is None or table.game is None:
             await reply(interaction, f"{why} There is no game running here now.")
             return
-        payload = await self.payload(table)
-        payload.pop("view", None)
-        files = payload.pop("attachments", [])
-        await reply(interaction, f"{why} This is the current board:\n{payload['content']}", files=files)
+        await self.show_privately(interaction, table, f"{why} This is the current board:\n")

@@ -1,4 +1,4 @@
-"""The bot's Discord UI, one part per job: lobby, turn messages, play, private information."""
+"""The bot's Discord UI, one part per job: lobby, turn messages, play, private information, seats."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from cogs.lobby import LobbyUI
 from cogs.play import Play
 from cogs.private import PrivateInfo
+from cogs.seating import SeatsUI
 from cogs.turns import TurnMessages
 
 if TYPE_CHECKING:
@@ -25,3 +26,5 @@ class TableUI:
         """Pickers and applying actions."""
         self.private = PrivateInfo(bot)
         """DMs and /game hand."""
+        self.seats = SeatsUI(bot)
+        """Hand-overs, leaving a game, pause, /game turns, rematch, "don't ask me"."""

@@ -1,13 +1,15 @@
-"""The Argo board picture: the public view (docs/argo-view.md) drawn as a PNG.
+"""The Argo board picture: the public view (docs/argo-view.md) drawn as a PNG for Discord.
 
-Left: the station on its grid, rows and columns labelled with the cell names of the notation
-(docs/argo-notation.md), empty cells where a tile could connect outlined. Right: the players
-with their teams, the score track, the Alien track under its difficulty cover, the face-up
-Modules, the next Escape Pod, the stack, the launched Pods and a legend. On top: the turn,
-whose turn it is, the phase and what is being decided.
+Discord shows an image attachment at most 550 px wide (less on a phone), so the picture is
+1080 px wide and every text on it is at least 18 px: 9 px or more once shown 550 px wide
+(docs/boards.md). The station is drawn on its grid with the cell names of the notation
+(docs/argo-notation.md) on every tile and every empty cell where a tile could go; next to it
+(or under it, once the station is too wide) the players with their Astronauts, the Alien
+track, the face-up Modules, the launched Pods and a legend. On top: the turn and whose it is.
 
-Only the public view is read. The board is composed in palette mode from cached sprites
-(render/argo_paint.py), which keeps a late-game board well under the time and size budgets.
+Given ``previous`` (an earlier public view of the same game) the changes since then are marked
+in white with a black edge (docs/boards.md). Only public views are read. The board is composed
+in palette mode from cached sprites (render/argo_paint.py) and saved as one palette PNG.
 """
 
 from __future__ import annotations
@@ -15,45 +17,71 @@ from __future__ import annotations
 import io
 import math
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from render import argo_paint as P
+from render.argo_marks import Changes, changes
 from render.argo_paint import RGB
 
-MARGIN = 16
-PANEL_W = 468
-HEADER_H = 66
-LABEL_W = 36
-LABEL_H = 24
+WIDTH = 1080
+"""Width of the picture (wider only for a station of more than 11 columns of tiles)."""
+CELL = 80
+RING = 54
+"""How much of the ring of empty cells around the station is shown (enough for a cell name)."""
+MARGIN = 12
+HEADER_H = 44
+ROW_LABEL_W = 38
+COL_LABEL_H = 26
+PANEL_W = 410
+COLUMN_GAP = 12
+BLOCK_GAP = 6
+F = P.LABEL
+"""The size of every text on the board (18 px; headings are larger)."""
+STEP = 2
+"""The station's frame grows by this many cells at a time, so the picture keeps its size."""
 ROLE_ORDER = ("Grunt", "Robot", "Explorer", "Pilot", "Chief")
-PHASE_NAME = {
-    "alien": "Alien phase",
-    "build": "Building phase",
-    "actions": "Actions phase",
-    "ended": "Game over",
+MODULE_NAMES = {
+    "lab": "Lab",
+    "control_room": "Control Room",
+    "jump_room": "Jump Room",
+    "time_machine": "Time Machine",
+    "laser": "Laser",
+    "infirmary": "Infirmary",
+    "warehouse": "Warehouse",
+    "security_center": "Security Center",
+    "core_room": "Core Room",
+    "safe_room": "Safe Room",
+    "teleporter": "Teleporter",
 }
+PHASE_NAME = {"alien": "Alien phase", "build": "Building phase", "actions": "Actions", "ended": "Game over"}
 COMPRESS_LEVEL = 3
+_FACING = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 
 
 # --------------------------------------------------------------------------------------------
-# Small drawing helpers on a palette canvas
+# Canvas
 
 
 class _Canvas:
-    """A palette image with pasting helpers for text and masked sprites."""
+    """A palette image with pasting helpers; it records every font size it draws text at."""
 
     def __init__(self, w: int, h: int, bg: RGB) -> None:
         self.img = Image.new("P", (w, h), P.idx(bg))
         self.img.putpalette(P.FLAT_PALETTE)
         self.draw = ImageDraw.Draw(self.img)
+        self.fonts: set[int] = set()
 
     def rect(
-        self, box: tuple[int, int, int, int], fill: RGB, outline: RGB | None = None, width: int = 1
+        self, box: tuple[int, int, int, int], fill: RGB | None, outline: RGB | None = None, width: int = 1
     ) -> None:
         self.draw.rectangle(
-            box, fill=P.idx(fill), outline=None if outline is None else P.idx(outline), width=width
+            box,
+            fill=None if fill is None else P.idx(fill),
+            outline=None if outline is None else P.idx(outline),
+            width=width,
         )
 
     def line(self, xy: tuple[int, int, int, int], fill: RGB, width: int = 1) -> None:
@@ -69,13 +97,35 @@ class _Canvas:
         elif align == "right":
             x -= spr.width
         self.img.paste(spr, (x, y))
+        self.fonts.add(size)
         return spr.width
+
+    def token(self, colour: str, letter: str, size: int, bg: RGB, x: int, y: int, **kw: bool) -> None:
+        """An Astronaut token (its letter, if any, is text too)."""
+        spr, mask = P.token_sprite(colour, letter, size, bg, **kw)
+        self.img.paste(spr, (x, y), mask)
+        if letter:
+            self.fonts.add(P.token_letter_px(size))
 
     def sprite(self, spr: tuple[Image.Image, Image.Image] | Image.Image, x: int, y: int) -> None:
         if isinstance(spr, tuple):
             self.img.paste(spr[0], (x, y), spr[1])
         else:
             self.img.paste(spr, (x, y))
+
+
+@dataclass
+class _Spots:
+    """Where things were drawn, for the change marks: boxes as (x0, y0, x1, y1)."""
+
+    astronauts: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)
+    panel_tokens: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)
+    aliens: dict[tuple[int, int], tuple[int, int, int, int]] = field(default_factory=dict)
+    activations: dict[int, list[tuple[int, int, int, int]]] = field(default_factory=dict)
+    scores: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)
+    slots: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
+    launched: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
+    display: dict[int, tuple[int, int, int, int]] = field(default_factory=dict)
 
 
 def _fit(text: str, size: int, width: int, bold: bool = False) -> str:
@@ -92,8 +142,6 @@ def _split_token(name: str, size: int, width: int) -> list[str]:
     if P.text_width(name, size) <= width or "-" not in name:
         return [_fit(name, size, width)]
     cut = name.rfind("-")
-    if cut <= 0:
-        return [_fit(name, size, width)]
     first, second = name[:cut], name[cut:]
     if P.text_width(first, size) > width and "-" in first:
         cut = name.find("-") + 1
@@ -116,86 +164,6 @@ def _astro(aid: str) -> tuple[str, str]:
     return colour, role[:1]
 
 
-# --------------------------------------------------------------------------------------------
-# Station
-
-
-def _cell_size(cols: int, rows: int) -> int:
-    """Tile side in pixels for a station of ``cols`` x ``rows`` tiles (plus half a ring)."""
-    return max(84, min(136, 1040 // (cols + 1), 860 // (rows + 1)))
-
-
-def _visible(c: int, s: int, half: int, extent: int) -> tuple[int, int]:
-    """The part of grid column (or row) ``c`` left after cropping ``half`` on both sides."""
-    lo = max(0, c * s - half)
-    hi = min(extent, (c + 1) * s - half)
-    return lo, hi
-
-
-def _draw_station(
-    cv: _Canvas, view: dict[str, Any], ox: int, oy: int, s: int, x0: int, y0: int, cols: int, rows: int
-) -> None:
-    """The station at ``(ox, oy)``: tiles, build spots, and the row and column labels around it.
-
-    The grid has a ring of cells around the tiles (for the build spots), of which only the
-    inner half is shown.
-    """
-    tiles = view.get("tiles", [])
-    by_cell = {tuple(t["cell"]): t for t in tiles}
-    half = s // 2
-    width, height = cols * s - 2 * half, rows * s - 2 * half
-    sub = _Canvas(cols * s, rows * s, P.SPACE)
-    facing = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
-    spots: set[tuple[int, int]] = set()
-    for t in tiles:
-        cx, cy = t["cell"]
-        for side, (dx, dy) in facing.items():
-            if t["doors"].get(side) and (cx + dx, cy + dy) not in by_cell:
-                spots.add((cx + dx, cy + dy))
-    geo = P.TileGeometry(s)
-    for cx, cy in sorted(spots):
-        sub.sprite(P.build_spot_sprite(s), (cx - x0) * s, (cy - y0) * s)
-    for t in tiles:
-        cx, cy = t["cell"]
-        _draw_tile(sub, t, (cx - x0) * s, (cy - y0) * s, s, geo)
-    cv.img.paste(sub.img.crop((half, half, half + width, half + height)), (ox, oy))
-    lh = P.line_height(geo.font)
-    for cx, cy in sorted(spots):
-        xl, xh = _visible(cx - x0, s, half, width)
-        yl, yh = _visible(cy - y0, s, half, height)
-        cv.text(
-            ox + (xl + xh) // 2,
-            oy + (yl + yh - lh) // 2,
-            _coord(cx, cy),
-            geo.font,
-            P.FAINT,
-            P.SPACE,
-            align="center",
-        )
-    for c in range(cols):
-        x = c + x0
-        xl, xh = _visible(c, s, half, width)
-        if x == 0:
-            _origin_mark(cv, ox + (xl + xh) // 2, oy - LABEL_H // 2 - 1)
-        else:
-            name = f"E{x}" if x > 0 else f"W{-x}"
-            cx = ox + (xl + xh) // 2
-            cv.text(cx, oy - LABEL_H + 1, name, 15, P.DIM, P.SPACE, bold=True, align="center")
-    for r in range(rows):
-        y = r + y0
-        yl, yh = _visible(r, s, half, height)
-        if y == 0:
-            _origin_mark(cv, ox - 18, oy + (yl + yh) // 2)
-        else:
-            name = f"S{y}" if y > 0 else f"N{-y}"
-            cv.text(ox - 8, oy + (yl + yh) // 2 - 9, name, 15, P.DIM, P.SPACE, bold=True, align="right")
-
-
-def _origin_mark(cv: _Canvas, x: int, y: int) -> None:
-    """The ``·`` label of the Waking Room's row or column: a bold dot."""
-    cv.draw.ellipse((x - 3, y - 3, x + 3, y + 3), fill=P.idx(P.ACCENT))
-
-
 def _coord(x: int, y: int) -> str:
     if x == 0 and y == 0:
         return "WR"
@@ -204,7 +172,7 @@ def _coord(x: int, y: int) -> str:
     return row + col
 
 
-def _tile_sprite(t: dict[str, Any], s: int, show_name: bool = True) -> Image.Image:
+def _tile_sprite(t: dict[str, Any], s: int) -> Image.Image:
     doors = "".join(side for side in "NESW" if t.get("doors", {}).get(side))
     return P.tile_sprite(
         t["kind"],
@@ -214,440 +182,712 @@ def _tile_sprite(t: dict[str, Any], s: int, show_name: bool = True) -> Image.Ima
         bool(t.get("alien_symbol")),
         bool(t.get("activatable")),
         bool(t.get("no_robot")),
-        tuple(t.get("seats") or ()),
-        show_name,
     )
-
-
-def _draw_tile(cv: _Canvas, t: dict[str, Any], px: int, py: int, s: int, geo: P.TileGeometry) -> None:
-    kind = t["kind"]
-    floor = P.FLOOR.get(kind, P.CORR_HULL)
-    cv.sprite(_tile_sprite(t, s, show_name=kind != "waking_room"), px, py)
-    ink = P.ink_on(floor)
-    cv.text(px + geo.pad, py + geo.label_y, t.get("coord", ""), geo.font, ink, floor, bold=True)
-    if t.get("activatable"):
-        for (ax, ay), colour in zip(geo.activation_slots(), t.get("tokens", []), strict=False):
-            if colour in P.TEAM:
-                cv.sprite(P.activation_slot(geo.act, floor, colour), px + ax, py + ay)
-    occupants = [a for a in t.get("occupants", []) if _astro(a)[0] in P.TEAM]
-    if kind == "waking_room":
-        _draw_waking_room(cv, occupants, px, py, s, geo, floor)
-    else:
-        slots = geo.occupant_slots(kind, max(len(occupants), int(t.get("capacity") or 1)))
-        for (x, y), aid in zip(slots, occupants, strict=False):
-            colour, letter = _astro(aid)
-            cv.sprite(P.token_sprite(colour, letter, geo.token, floor), px + x, py + y)
-    if t.get("alien"):
-        ax, ay = geo.alien_pos(kind, bool(occupants))
-        size = geo.alien if kind == "corridor" else geo.room_alien
-        cv.sprite(P.alien_sprite(size, floor), px + ax, py + ay)
-
-
-def _draw_waking_room(
-    cv: _Canvas, occupants: list[str], px: int, py: int, s: int, geo: P.TileGeometry, floor: RGB
-) -> None:
-    ink = P.ink_on(floor)
-    room = s - 2 * geo.pad - P.text_width("WR", geo.font, True) - 2
-    title = "Waking Room" if P.text_width("Waking Room", 13) <= room else "Waking"
-    cv.text(px + s - geo.pad, py + geo.label_y + 1, title, 13, ink, floor, align="right")
-    teams: dict[str, list[str]] = {}
-    for aid in occupants:
-        teams.setdefault(_astro(aid)[0], []).append(aid)
-    top = geo.label_y + P.line_height(geo.font)
-    width = s - 2 * geo.pad + 4
-    height = s - geo.pad + 2 - top
-    if not teams:
-        cx, cy = s // 2, (top + s - geo.pad) // 2
-        spr = P.icon_sprite("waking_room", round(s * 0.3), floor)
-        cv.sprite(spr, px + cx - spr.width // 2, py + cy - spr.height // 2)
-        return
-    rows = list(teams.values())
-    longest = max(len(row) for row in rows)
-    size = min(geo.token, (width - 2 * (longest - 1)) // longest, (height - 2 * (len(rows) - 1)) // len(rows))
-    if size < 18:
-        # A crowd: rows and tokens overlap a little rather than shrink too far.
-        size = max(
-            12,
-            min(geo.token, int(height / (1 + 0.8 * (len(rows) - 1))), int(width / (1 + 0.8 * (longest - 1)))),
-        )
-    step_y = min(size + 2, (height - size) // (len(rows) - 1)) if len(rows) > 1 else 0
-    y = py + top + (height - size - step_y * (len(rows) - 1)) // 2
-    for row in rows:
-        step = min(size + 2, (width - size) // (len(row) - 1)) if len(row) > 1 else 0
-        x = px + (s - size - step * (len(row) - 1)) // 2
-        for aid in row:
-            colour, letter = _astro(aid)
-            cv.sprite(P.token_sprite(colour, letter, size, floor), x, y)
-            x += step
-        y += step_y
 
 
 # --------------------------------------------------------------------------------------------
-# Panel
+# Layout
 
 
-def _section(cv: _Canvas, x: int, y: int, title: str, extra: str = "") -> int:
-    cv.text(x, y, title.upper(), 13, P.DIM, P.PANEL, bold=True)
+@dataclass
+class Layout:
+    """The picture's size and where the station and the panel go."""
+
+    width: int
+    height: int
+    side: bool
+    """The panel is beside the station (else under it, in two columns)."""
+    min_x: int
+    min_y: int
+    ox: int
+    """Left edge of the station's frame (the ring of empty cells included)."""
+    oy: int
+    frame_cols: int
+    frame_rows: int
+    panel_x: int
+    panel_y: int
+    panel_w: int
+
+    def cell_box(self, x: int, y: int) -> tuple[int, int]:
+        """Top-left pixel of grid cell (x, y)."""
+        return self.ox + RING + (x - self.min_x) * CELL, self.oy + RING + (y - self.min_y) * CELL
+
+
+def _extent(view: dict[str, Any]) -> tuple[int, int, int, int]:
+    tiles = view.get("tiles") or []
+    if not tiles:
+        return 0, 0, 0, 0
+    xs = [t["cell"][0] for t in tiles]
+    ys = [t["cell"][1] for t in tiles]
+    return min(xs), max(xs), min(ys), max(ys)
+
+
+def _stepped(n: int) -> int:
+    return max(STEP, math.ceil(n / STEP) * STEP)
+
+
+def layout(view: dict[str, Any]) -> Layout:
+    """The layout of ``view``'s picture. It depends only on the station's extent (in steps of
+    two cells) and the panel's contents, so the size stays put while the station grows."""
+    bx0, bx1, by0, by1 = _extent(view)
+    cols, rows = bx1 - bx0 + 1, by1 - by0 + 1
+    frame_rows = _stepped(rows)
+    frame_h = frame_rows * CELL + 2 * RING
+    top = HEADER_H + MARGIN + COL_LABEL_H
+    side_room = WIDTH - PANEL_W - 2 * MARGIN - ROW_LABEL_W
+    side_cols = (side_room - 2 * RING) // CELL
+    if cols <= side_cols:
+        frame_cols = min(_stepped(cols), side_cols)
+        panel_h = _stacked_height(_blocks(view, PANEL_W - 2 * MARGIN))
+        height = max(HEADER_H + MARGIN // 2 + panel_h + MARGIN, top + frame_h + MARGIN)
+        return _place(
+            view, WIDTH, height, True, MARGIN + ROW_LABEL_W, side_room, top, height - top - MARGIN, cols,
+            rows, frame_cols, frame_rows, WIDTH - PANEL_W, HEADER_H + MARGIN // 2, PANEL_W,
+        )  # fmt: skip
+    wide_room = WIDTH - 2 * MARGIN - ROW_LABEL_W
+    wide_cols = (wide_room - 2 * RING) // CELL
+    frame_cols = min(_stepped(cols), wide_cols) if cols <= wide_cols else _stepped(cols)
+    width = max(WIDTH, MARGIN + ROW_LABEL_W + frame_cols * CELL + 2 * RING + MARGIN)
+    col_w = (width - 2 * MARGIN - COLUMN_GAP) // 2
+    left, right = _columns(view, col_w)
+    below_h = max(_stacked_height(left), _stacked_height(right))
+    panel_y = top + frame_h + MARGIN
+    height = panel_y + below_h + MARGIN
+    area_w = width - 2 * MARGIN - ROW_LABEL_W
+    return _place(
+        view, width, height, False, MARGIN + ROW_LABEL_W, area_w, top, frame_h, cols, rows, frame_cols,
+        frame_rows, MARGIN, panel_y, col_w,
+    )  # fmt: skip
+
+
+def _stacked_height(blocks: list[Block]) -> int:
+    return sum(h for h, _ in blocks) + BLOCK_GAP * max(0, len(blocks) - 1)
+
+
+def _place(
+    view: dict[str, Any],
+    width: int,
+    height: int,
+    side: bool,
+    area_x: int,
+    area_w: int,
+    area_y: int,
+    area_h: int,
+    cols: int,
+    rows: int,
+    frame_cols: int,
+    frame_rows: int,
+    panel_x: int,
+    panel_y: int,
+    panel_w: int,
+) -> Layout:
+    """Centre the station's tiles in the frame and the frame in its area."""
+    bx0, _, by0, _ = _extent(view)
+    frame_w, frame_h = frame_cols * CELL + 2 * RING, frame_rows * CELL + 2 * RING
+    ox = area_x + (area_w - frame_w) // 2
+    oy = area_y + max(0, (area_h - frame_h) // 2)
+    min_x = bx0 - (frame_cols - cols) // 2
+    min_y = by0 - (frame_rows - rows) // 2
+    return Layout(
+        width, height, side, min_x, min_y, ox, oy, frame_cols, frame_rows, panel_x, panel_y, panel_w
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Station
+
+
+def _draw_station(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots) -> None:
+    """Tiles, build spots (empty cells next to a connector, with their names) and the row and
+    column names around the frame."""
+    tiles = view.get("tiles", [])
+    by_cell = {tuple(t["cell"]): t for t in tiles}
+    frame = (
+        lay.ox,
+        lay.oy,
+        lay.ox + lay.frame_cols * CELL + 2 * RING,
+        lay.oy + lay.frame_rows * CELL + 2 * RING,
+    )
+    build_spots: set[tuple[int, int]] = set()
+    for t in tiles:
+        cx, cy = t["cell"]
+        for side, (dx, dy) in _FACING.items():
+            if t["doors"].get(side) and (cx + dx, cy + dy) not in by_cell:
+                build_spots.add((cx + dx, cy + dy))
+    spot = P.build_spot_sprite(CELL)
+    for cx, cy in sorted(build_spots):
+        px, py = lay.cell_box(cx, cy)
+        box = _clip((px, py, px + CELL, py + CELL), frame)
+        if box is None:
+            continue
+        cv.img.paste(spot.crop((box[0] - px, box[1] - py, box[2] - px, box[3] - py)), box[:2])
+        lh = P.line_height(F)
+        cv.text(
+            (box[0] + box[2]) // 2,
+            (box[1] + box[3] - lh) // 2,
+            _coord(cx, cy),
+            F,
+            P.FAINT,
+            P.SPACE,
+            align="center",
+        )
+    geo = P.TileGeometry(CELL)
+    for t in tiles:
+        px, py = lay.cell_box(*t["cell"])
+        _draw_tile(cv, t, px, py, geo, spots)
+    for c in range(-1, lay.frame_cols + 1):
+        x = lay.min_x + c
+        px, _ = lay.cell_box(x, 0)
+        box = _clip((px, frame[1], px + CELL, frame[1] + 1), frame)
+        if box is None:
+            continue
+        mid = (box[0] + box[2]) // 2
+        if x == 0:
+            _origin_mark(cv, mid, lay.oy - COL_LABEL_H // 2)
+        else:
+            cv.text(
+                mid, lay.oy - COL_LABEL_H, f"E{x}" if x > 0 else f"W{-x}", F, P.DIM, P.SPACE, True, "center"
+            )
+    for r in range(-1, lay.frame_rows + 1):
+        y = lay.min_y + r
+        _, py = lay.cell_box(0, y)
+        box = _clip((frame[0], py, frame[0] + 1, py + CELL), frame)
+        if box is None:
+            continue
+        mid = (box[1] + box[3]) // 2
+        if y == 0:
+            _origin_mark(cv, lay.ox - 14, mid)
+        else:
+            name = f"S{y}" if y > 0 else f"N{-y}"
+            cv.text(lay.ox - 6, mid - P.line_height(F) // 2, name, F, P.DIM, P.SPACE, True, "right")
+
+
+def _clip(
+    box: tuple[int, int, int, int], frame: tuple[int, int, int, int]
+) -> tuple[int, int, int, int] | None:
+    x0, y0 = max(box[0], frame[0]), max(box[1], frame[1])
+    x1, y1 = min(box[2], frame[2]), min(box[3], frame[3])
+    return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
+
+
+def _origin_mark(cv: _Canvas, x: int, y: int) -> None:
+    """The label of the Waking Room's row or column: a bold dot."""
+    cv.draw.ellipse((x - 4, y - 4, x + 4, y + 4), fill=P.idx(P.ACCENT))
+
+
+def _draw_tile(cv: _Canvas, t: dict[str, Any], px: int, py: int, geo: P.TileGeometry, spots: _Spots) -> None:
+    kind = t["kind"]
+    floor = P.FLOOR.get(kind, P.CORR_HULL)
+    cv.sprite(_tile_sprite(t, geo.size), px, py)
+    ink = P.ink_on(floor)
+    cv.text(px + geo.pad, py + geo.label_top, str(t.get("coord", "")), F, ink, floor, bold=True)
+    if t.get("activatable"):
+        boxes = []
+        for (ax, ay), colour in zip(geo.activation_slots(), t.get("tokens", []), strict=False):
+            if colour in P.TEAM:
+                cv.sprite(P.activation_slot(geo.act, floor, colour), px + ax, py + ay)
+                boxes.append((px + ax, py + ay, px + ax + geo.act, py + ay + geo.act))
+        spots.activations[int(t["id"])] = boxes
+    if kind == "pod":
+        for (x, y), value in zip(geo.occupant_slots(kind, 2), t.get("seats") or (), strict=False):
+            cv.text(
+                px + x + geo.token // 2,
+                py + y - P.line_height(F) + 3,
+                str(value),
+                F,
+                P.DARK,
+                floor,
+                True,
+                "center",
+            )
+    occupants = [a for a in t.get("occupants", []) if _astro(a)[0] in P.TEAM]
+    if kind == "waking_room":
+        _draw_waking_room(cv, occupants, px, py, geo, floor, spots)
+    else:
+        slots = geo.occupant_slots(kind, max(len(occupants), int(t.get("capacity") or 1)))
+        bg = P.CORR_FLOOR if kind == "corridor" else floor
+        for (x, y), aid in zip(slots, occupants, strict=False):
+            colour, letter = _astro(aid)
+            cv.token(colour, letter, geo.token, bg, px + x, py + y)
+            spots.astronauts[aid] = (px + x, py + y, px + x + geo.token, py + y + geo.token)
+    if t.get("alien"):
+        ax, ay = geo.alien_pos(kind, bool(occupants))
+        size = geo.alien if kind == "corridor" else geo.room_alien
+        bg = (
+            P.CORR_FLOOR
+            if kind == "corridor" and not occupants
+            else (P.CORR_HULL if kind == "corridor" else floor)
+        )
+        cv.sprite(P.alien_sprite(size, bg), px + ax, py + ay)
+        spots.aliens[tuple(t["cell"])] = (px + ax, py + ay, px + ax + size, py + ay + size)
+
+
+def _draw_waking_room(
+    cv: _Canvas,
+    occupants: list[str],
+    px: int,
+    py: int,
+    geo: P.TileGeometry,
+    floor: RGB,
+    spots: _Spots,
+) -> None:
+    """Up to four Astronauts are drawn one by one; a crowd as one token per team carrying the
+    number of its Astronauts here (the player rows say which ones)."""
+    s, t = geo.size, geo.token
+    top = geo.label_top + P.line_height(F) - 3
+    bottom = s - geo.pad
+    if not occupants:
+        spr = P.icon_sprite("waking_room", round(s * 0.34), floor)
+        cv.sprite(spr, px + (s - spr.width) // 2, py + top + (bottom - top - spr.height) // 2)
+        return
+    if len(occupants) <= 4:
+        entries = [(aid, *_astro(aid)) for aid in occupants]
+    else:
+        teams: dict[str, int] = {}
+        for aid in occupants:
+            teams[_astro(aid)[0]] = teams.get(_astro(aid)[0], 0) + 1
+        entries = [("", colour, str(n)) for colour, n in teams.items()]
+    gap = min(6, s - 2 * geo.pad - 2 * t)
+    x0 = px + (s - 2 * t - gap) // 2
+    rows = (len(entries) + 1) // 2
+    step_y = min(t + 2, bottom - top - t)
+    for i, (aid, colour, letter) in enumerate(entries):
+        row, col = divmod(i, 2)
+        in_row = min(2, len(entries) - 2 * row)
+        x = x0 + col * (t + gap) + (0 if in_row == 2 else (t + gap) // 2)
+        y = py + bottom - t - (rows - 1 - row) * step_y
+        cv.token(colour, letter, t, floor, x, y)
+        if aid:
+            spots.astronauts[aid] = (x, y, x + t, y + t)
+
+
+# --------------------------------------------------------------------------------------------
+# Panel blocks: each is (height, draw(cv, view, x, y, w, spots)).
+
+Block = tuple[int, Any]
+ROW_H = 60
+TITLE_H = 28
+
+
+def _title(cv: _Canvas, x: int, y: int, w: int, title: str, extra: str = "") -> int:
+    cv.text(x, y, title, F, P.DIM, P.PANEL, bold=True)
     if extra:
-        cv.text(x + PANEL_W - 24, y, extra, 13, P.DIM, P.PANEL, align="right")
-    cv.line((x, y + 19, x + PANEL_W - 24, y + 19), P.RULE)
-    return y + 26
+        cv.text(
+            x + w, y, _fit(extra, F, w - P.text_width(title, F, True) - 12), F, P.DIM, P.PANEL, align="right"
+        )
+    cv.line((x, y + 23, x + w, y + 23), P.RULE)
+    return y + TITLE_H
 
 
-def _player_rows(cv: _Canvas, view: dict[str, Any], x: int, y: int) -> int:
-    players = view.get("players", [])
-    astronauts = {a["id"]: a for a in view.get("astronauts", [])}
-    active = view.get("active")
-    w = PANEL_W - 24
-    for p in players:
-        colour = p["colour"]
-        bg = P.PANEL_HI if p["id"] == active and not view.get("finished") else P.CARD
-        cv.rect((x, y, x + w - 1, y + 55), bg)
-        if bg == P.PANEL_HI:
-            cv.rect((x, y, x + 3, y + 55), P.ACCENT)
-        cv.sprite(P.token_sprite(colour, "", 22, bg), x + 10, y + 8)
-        cv.text(x + 38, y + 8, colour, 17, P.TEXT, bg, bold=True)
-        if p.get("first_player"):
-            cv.text(x + 40 + P.text_width(colour, 17, True), y + 11, "1st", 13, P.DIM, bg)
-        stats = f"{p.get('activations', 0)} act · {p.get('escaped', 0)} esc · {p.get('dead', 0)} dead"
-        cv.text(x + 10, y + 34, stats, 13, P.DIM, bg)
-        cv.text(x + 186, y + 6, str(p.get("score", 0)), 26, P.ACCENT, bg, bold=True, align="right")
-        cv.text(x + 186, y + 36, "pts", 13, P.DIM, bg, align="right")
-        tx = x + w - 5 * 50 + 6
-        for role in ROLE_ORDER:
-            a = astronauts.get(f"{colour}-{role}")
-            status = a.get("status") if a else None
-            where = {
-                "station": (a or {}).get("coord") or "?",
-                "pod": f"pod {(a or {}).get('seat_value')}",
-                "dead": "dead",
-                "escaped": "esc",
-            }.get(str(status), "")
-            dim = status in ("dead", "escaped")
-            token = P.token_sprite(colour, role[0], 26, bg, faded=dim, crossed=status == "dead")
-            cv.sprite(token, tx + 12, y + 5)
-            cv.text(tx + 25, y + 34, where, 13, P.DIM if dim else P.TEXT, bg, align="center")
-            tx += 50
-        y += 60
-    return y
+def _players_block(view: dict[str, Any], w: int) -> Block:
+    n = len(view.get("players", []))
+
+    def draw(cv: _Canvas, x: int, y: int, spots: _Spots) -> None:
+        astronauts = {a["id"]: a for a in view.get("astronauts", [])}
+        active = view.get("active")
+        for p in view.get("players", []):
+            colour = p["colour"]
+            lit = p["id"] == active and not view.get("finished")
+            bg = P.PANEL_HI if lit else P.CARD
+            cv.rect((x, y, x + w - 1, y + ROW_H - 4), bg)
+            if lit:
+                cv.rect((x, y, x + 3, y + ROW_H - 4), P.ACCENT)
+            cv.token(colour, "", 22, bg, x + 8, y + 5)
+            nx = x + 36 + cv.text(x + 36, y + 2, colour, F, P.TEXT, bg, bold=True)
+            if p.get("first_player"):
+                cv.text(nx + 6, y + 2, "1st", F, P.DIM, bg)
+            score = str(p.get("score", 0))
+            sw = cv.text(x + 8, y + 26, score, 24, P.ACCENT, bg, bold=True)
+            spots.scores[p["id"]] = (x + 6, y + 28, x + 10 + sw, y + 28 + 24)
+            tx = x + 12 + sw
+            tx += cv.text(tx, y + 31, "pts", F, P.DIM, bg) + 8
+            cv.text(tx, y + 31, f"{p.get('activations', 0)} act", F, P.DIM, bg)
+            slot = min(64, (w - 116) // 5)
+            rx = x + w - 5 * slot
+            for role in ROLE_ORDER:
+                aid = f"{colour}-{role}"
+                a = astronauts.get(aid) or {}
+                status = a.get("status")
+                where = {
+                    "station": a.get("coord") or "?",
+                    "pod": f"pod {a.get('seat_value')}",
+                    "dead": "dead",
+                    "escaped": "esc",
+                }.get(str(status), "")
+                dim = status in ("dead", "escaped")
+                tx0 = rx + (slot - P.TOKEN) // 2
+                cv.token(colour, role[0], P.TOKEN, bg, tx0, y + 1, faded=dim, crossed=status == "dead")
+                spots.panel_tokens[aid] = (tx0, y + 1, tx0 + P.TOKEN, y + 1 + P.TOKEN)
+                cv.text(rx + slot // 2, y + 31, where, F, P.DIM if dim else P.TEXT, bg, align="center")
+                rx += slot
+            y += ROW_H
+
+    return n * ROW_H + 6, draw
 
 
-def _score_track(cv: _Canvas, view: dict[str, Any], x: int, y: int) -> int:
-    players = view.get("players", [])
-    alien_score = (view.get("alien_track") or {}).get("score")
-    scores = [int(p.get("score", 0)) for p in players] + [int(alien_score or 0)]
-    top = max([20, *scores])
-    top = int(math.ceil((top + 1) / 10) * 10)
-    w = PANEL_W - 24 - 20
-    bx, by = x + 10, y + 14 + 11 * max(len(players), 1)
-
-    def pos(v: int) -> int:
-        return bx + round(v * w / top)
-
-    stacks: dict[int, int] = {}
-    for p in players:
-        v = int(p.get("score", 0))
-        level = stacks.get(v, 0)
-        stacks[v] = level + 1
-        cv.sprite(P.token_sprite(p["colour"], "", 15, P.PANEL), pos(v) - 7, by - 19 - level * 11)
-    cv.rect((bx, by - 2, bx + w, by + 2), P.RULE)
-    for v in range(0, top + 1, 5):
-        cv.line((pos(v), by - 4, pos(v), by + 4), P.DIM)
-        cv.text(pos(v), by + 6, str(v), 13, P.DIM, P.PANEL, align="center")
-    for v in range(0, top + 1):
-        cv.line((pos(v), by - 2, pos(v), by + 2), P.DIM)
-    if alien_score is not None:
-        cv.sprite(P.alien_sprite(20, P.PANEL), pos(int(alien_score)) - 10, by + 22)
-    return by + 46
-
-
-def _alien_track(cv: _Canvas, view: dict[str, Any], x: int, y: int) -> int:
+def _track_block(view: dict[str, Any], w: int) -> Block:
     track = view.get("alien_track") or {}
     slots = track.get("slots") or []
     if not slots:
-        return y
-    n = len(slots)
-    sw = min(32, (PANEL_W - 24) // n)
-    h = 58
-    current = None
-    for i, slot in enumerate(slots):
-        if not slot.get("covered") and not slot.get("astronaut"):
-            current = i
-            break
-    for i, slot in enumerate(slots):
-        sx = x + i * sw
-        bg = P.SLOT
-        cv.rect((sx, y, sx + sw - 3, y + h), bg, P.RULE)
-        cv.text(
-            sx + (sw - 2) // 2, y + 3, str(slot.get("value", "")), 13, P.TEXT, bg, bold=True, align="center"
+        return 0, lambda *a: None
+    h = 50
+
+    def draw(cv: _Canvas, x: int, y: int, spots: _Spots) -> None:
+        difficulty = str((view.get("options") or {}).get("difficulty", ""))
+        score = track.get("score")
+        extra = "full: Aliens win" if track.get("full") else f"Aliens score {score}"
+        y = _title(cv, x, y, w, f"Alien track · {difficulty}", extra)
+        n = len(slots)
+        sw = min(40, w // n)
+        current = next(
+            (i for i, s in enumerate(slots) if not s.get("covered") and not s.get("astronaut")), None
         )
-        body = slot.get("astronaut")
-        if body:
-            colour, letter = _astro(body)
-            if colour in P.TEAM:
-                ts = min(24, sw - 6)
-                cv.sprite(P.token_sprite(colour, letter, ts, bg), sx + (sw - 2 - ts) // 2, y + 26)
-    covered = int(track.get("covered") or 0)
-    if covered:
-        cw = covered * sw - 3
-        cv.sprite(P.hatch_sprite(cw, h + 1), x, y)
-        label = {1: "EASY", 2: "MED.", 3: "HARD"}.get(covered, "")
-        if label and P.text_width(label, 13, True) <= cw - 4:
-            cv.text(x + cw // 2, y + h // 2 - 8, label, 13, P.DARK, P.COVER, bold=True, align="center")
-    if current is not None:
-        sx = x + current * sw
-        cv.rect((sx - 1, y - 1, sx + sw - 2, y + h + 1), P.ACCENT, None)
-        cv.rect((sx + 1, y + 1, sx + sw - 4, y + h - 1), P.SLOT, P.ACCENT, 2)
-        cv.text(
-            sx + (sw - 2) // 2,
-            y + 3,
-            str(slots[current].get("value", "")),
-            13,
-            P.ACCENT,
-            P.SLOT,
-            bold=True,
-            align="center",
-        )
-        cv.sprite(P.alien_sprite(22, P.SLOT), sx + (sw - 2) // 2 - 11, y + 27)
-    return y + h + 10
+        for i, slot in enumerate(slots):
+            sx = x + i * sw
+            cv.rect((sx, y, sx + sw - 3, y + h), P.SLOT, P.RULE)
+            value = str(slot.get("value", ""))
+            cv.text(sx + (sw - 2) // 2, y + 1, value, F, P.TEXT, P.SLOT, bold=True, align="center")
+            body = slot.get("astronaut")
+            if body and _astro(body)[0] in P.TEAM:
+                ts = min(20, sw - 6)
+                cv.token(_astro(body)[0], "", ts, P.SLOT, sx + (sw - 2 - ts) // 2, y + 25)
+                spots.slots[i] = (sx, y, sx + sw - 3, y + h)
+        covered = int(track.get("covered") or 0)
+        if covered:
+            cw = covered * sw - 3
+            cv.sprite(P.hatch_sprite(cw, h + 1), x, y)
+            label = {1: "EASY", 2: "MED.", 3: "HARD"}.get(covered, "")
+            if label and P.text_width(label, F, True) <= cw - 4:
+                cv.text(x + cw // 2, y + h // 2 - 11, label, F, P.DARK, P.COVER, bold=True, align="center")
+        if current is not None:
+            sx = x + current * sw
+            cv.rect((sx - 1, y - 1, sx + sw - 2, y + h + 1), None, P.ACCENT, 3)
+            cv.sprite(P.alien_sprite(min(24, sw - 4), P.SLOT), sx + (sw - 2 - min(24, sw - 4)) // 2, y + 24)
+
+    return TITLE_H + h + 10, draw
 
 
-def _supply(cv: _Canvas, view: dict[str, Any], x: int, y: int) -> int:
-    size = 84
-    step = 90
-    tx = x
-    for t in view.get("display", [])[:3]:
-        cv.sprite(_tile_sprite(t, size), tx, y)
-        for i, line in enumerate(_split_token(str(t.get("token", "")), 13, step - 4)):
-            cv.text(tx + size // 2, y + size + 3 + i * 16, line, 13, P.TEXT, P.PANEL, align="center")
-        tx += step
-    for _ in range(len(view.get("display", [])[:3]), 3):
-        cv.sprite(P.build_spot_sprite(size), tx, y)
-        tx += step
-    pods = view.get("pods") or {}
-    nxt = pods.get("next")
-    tx = x + 3 * step
-    if nxt:
-        cv.sprite(_tile_sprite(nxt, size), tx, y)
-        cv.text(tx + size // 2, y + size + 3, str(nxt.get("token", "")), 13, P.TEXT, P.PANEL, align="center")
-        more = len(pods.get("stack") or []) - 1
-        cv.text(
-            tx + size // 2,
-            y + size + 19,
-            f"+{more} more" if more else "last Pod",
-            13,
-            P.DIM,
-            P.PANEL,
-            align="center",
-        )
-    else:
-        cv.sprite(P.build_spot_sprite(size), tx, y)
-        cv.text(tx + size // 2, y + size + 3, "no Pod", 13, P.DIM, P.PANEL, align="center")
-    tx += step
-    cv.sprite(P.stack_sprite(size - 16), tx, y + 8)
-    cv.text(
-        tx + (size - 16) // 2,
-        y + size + 3,
-        f"stack {view.get('stack_size', 0)}",
-        13,
-        P.TEXT,
-        P.PANEL,
-        align="center",
-    )
-    return y + size + 40
+def _supply_block(view: dict[str, Any], w: int) -> Block:
+    size = 56
+    col = w // 3
+
+    def draw(cv: _Canvas, x: int, y: int, spots: _Spots) -> None:
+        y = _title(cv, x, y, w, "Build", f"stack {view.get('stack_size', 0)}")
+        display = view.get("display", [])[:3]
+        for i in range(3):
+            cx = x + i * col + col // 2
+            if i < len(display):
+                t = display[i]
+                cv.sprite(_tile_sprite(t, size), cx - size // 2, y)
+                spots.display[int(t["id"])] = (cx - size // 2, y, cx + size // 2, y + size)
+                for k, line in enumerate(_split_token(str(t.get("token", "")), F, col - 4)):
+                    cv.text(cx, y + size + 1 + k * 20, line, F, P.TEXT, P.PANEL, align="center")
+            else:
+                cv.sprite(P.build_spot_sprite(size), cx - size // 2, y)
+        y += size + 46
+        pods = view.get("pods") or {}
+        nxt = pods.get("next")
+        if nxt:
+            cv.sprite(_tile_sprite(nxt, 40), x, y)
+            spots.display[int(nxt["id"])] = (x, y, x + 40, y + 40)
+            more = len(pods.get("stack") or []) - 1
+            tx = x + 48 + cv.text(x + 48, y + 8, f"Next Pod: {nxt.get('token', '')}", F, P.TEXT, P.PANEL)
+            cv.text(tx + 10, y + 8, f"+{more} more" if more else "the last", F, P.DIM, P.PANEL)
+        else:
+            cv.text(x, y + 8, "No Escape Pod left to build", F, P.DIM, P.PANEL)
+
+    return TITLE_H + size + 46 + 44, draw
 
 
-def _launched(cv: _Canvas, view: dict[str, Any], x: int, y: int) -> int:
-    for entry in (view.get("pods") or {}).get("launched", []):
-        pod = entry.get("pod") or {}
-        cv.text(x, y + 5, str(pod.get("token", "Pod")), 13, P.TEXT, P.PANEL)
-        tx = x + 70
-        seats = pod.get("seats") or []
-        for i, aid in enumerate(entry.get("occupants", [])):
-            colour, letter = _astro(aid)
-            if colour not in P.TEAM:
-                continue
-            cv.sprite(P.token_sprite(colour, letter, 22, P.PANEL), tx, y + 1)
-            value = seats[i] if i < len(seats) else "?"
-            cv.text(tx + 26, y + 5, f"{value}", 13, P.DIM, P.PANEL)
-            tx += 48
-        if not entry.get("occupants"):
-            cv.text(tx, y + 5, "(empty)", 13, P.DIM, P.PANEL)
-        y += 26
-    return y
-
-
-def _legend(cv: _Canvas, x: int, y: int) -> int:
-    tx = x
-    for role in ROLE_ORDER:
-        cv.sprite(P.token_sprite("Blue", role[0], 20, P.PANEL), tx, y)
-        tx += 24
-        tx += cv.text(tx, y + 2, role, 13, P.TEXT, P.PANEL) + 12
-    y += 28
-    tx = x
-    for colour in P.TEAM:
-        cv.sprite(P.token_sprite(colour, "", 18, P.PANEL), tx, y + 1)
-        tx += 22
-        tx += cv.text(tx, y + 2, colour, 13, P.TEXT, P.PANEL) + 14
-    cv.sprite(P.alien_sprite(22, P.PANEL), tx, y - 2)
-    tx += 26
-    cv.text(tx, y + 2, "Alien", 13, P.TEXT, P.PANEL)
-    y += 28
-    tx = x
-    cv.sprite(P.icon_sprite("alien_symbol", 18, P.PANEL), tx, y + 1)
-    tx += 22
-    tx += cv.text(tx, y + 2, "brings an Alien", 13, P.TEXT, P.PANEL) + 14
-    cv.sprite(P.icon_sprite("no_robot", 18, P.PANEL), tx, y + 1)
-    tx += 22
-    tx += cv.text(tx, y + 2, "no Robot", 13, P.TEXT, P.PANEL) + 14
-    cv.sprite(P.seat_sprite(18, P.PANEL), tx, y + 1)
-    tx += 22
-    cv.text(tx, y + 2, "free place", 13, P.TEXT, P.PANEL)
-    y += 28
-    tx = x
-    cv.sprite(P.activation_slot(14, P.PANEL, None), tx + 2, y + 3)
-    tx += 22
-    tx += cv.text(tx, y + 2, "Activation place", 13, P.TEXT, P.PANEL) + 14
-    _door_chip(cv, tx, y + 5)
-    tx += 34
-    cv.text(tx, y + 2, "connector (door)", 13, P.TEXT, P.PANEL)
-    return y + 24
-
-
-def _door_chip(cv: _Canvas, x: int, y: int) -> None:
-    cv.rect((x, y, x + 27, y + 9), P.DOOR_YELLOW, P.DOOR_BLACK)
-    for i in range(x + 3, x + 27, 7):
-        cv.draw.polygon([(i, y + 9), (i + 3, y + 9), (i + 6, y), (i + 3, y)], fill=P.idx(P.DOOR_BLACK))
-
-
-def _draw_panel(view: dict[str, Any]) -> Image.Image:
-    cv = _Canvas(PANEL_W, 1600, P.PANEL)
-    x = 12
-    y = 10
-    y = _section(cv, x, y, "Players", f"turn {view.get('turn', 1)}")
-    y = _player_rows(cv, view, x, y) + 6
-    y = _section(cv, x, y, "Score track")
-    y = _score_track(cv, view, x, y - 8) + 4
-    track = view.get("alien_track") or {}
-    difficulty = str((view.get("options") or {}).get("difficulty", ""))
-    score = track.get("score")
-    extra = "track full: Aliens win" if track.get("full") else f"Aliens score {score}"
-    y = _section(cv, x, y, f"Alien track · {difficulty}", extra)
-    y = _alien_track(cv, view, x, y)
-    y = _section(cv, x, y, "Build", "face-up Modules · next Pod · stack")
-    y = _supply(cv, view, x, y)
+def _launched_block(view: dict[str, Any], w: int) -> Block:
+    """The launched Pods; room for three is always kept, so the picture keeps its size."""
     launched = (view.get("pods") or {}).get("launched", [])
-    if launched:
-        y = _section(cv, x, y, "Launched Pods")
-        y = _launched(cv, view, x, y) + 6
-    y = _section(cv, x, y, "Legend")
-    y = _legend(cv, x, y) + 10
-    return cv.img.crop((0, 0, PANEL_W, y))
+    rows = max(3, len(launched))
+
+    def draw(cv: _Canvas, x: int, y: int, spots: _Spots) -> None:
+        y = _title(cv, x, y, w, "Launched Pods", "" if launched else "none yet")
+        for entry in launched:
+            pod = entry.get("pod") or {}
+            cv.text(x, y + 5, str(pod.get("token", "Pod")), F, P.TEXT, P.PANEL)
+            tx = x + 84
+            seats = pod.get("seats") or []
+            for i, aid in enumerate(entry.get("occupants", [])):
+                colour, letter = _astro(aid)
+                if colour not in P.TEAM:
+                    continue
+                cv.token(colour, letter, P.TOKEN, P.PANEL, tx, y)
+                value = seats[i] if i < len(seats) else "?"
+                tx += P.TOKEN + 4 + cv.text(tx + P.TOKEN + 4, y + 5, f"{value}", F, P.DIM, P.PANEL) + 12
+            if not entry.get("occupants"):
+                cv.text(tx, y + 5, "(empty)", F, P.DIM, P.PANEL)
+            if pod.get("id") is not None:
+                spots.launched[int(pod["id"])] = (x - 4, y - 2, x + w, y + P.TOKEN + 2)
+            y += P.TOKEN + 4
+
+    return TITLE_H + rows * (P.TOKEN + 4) + 4, draw
+
+
+def _legend_block(view: dict[str, Any], w: int) -> Block:
+    per_row = max(1, w // 170)
+    kinds = list(MODULE_NAMES)
+    grid_rows = math.ceil(len(kinds) / per_row)
+    roles = [(r[0], r) for r in ROLE_ORDER]
+    role_rows = (
+        1 if sum(P.text_width(a, F, True) + 5 + P.text_width(b, F) + 12 for a, b in roles) - 12 <= w else 2
+    )
+
+    def draw(cv: _Canvas, x: int, y: int, spots: _Spots) -> None:
+        y = _title(cv, x, y, w, "Legend")
+        tx, ty = x, y
+        for letter, role in roles:
+            width = P.text_width(letter, F, True) + 5 + P.text_width(role, F)
+            if tx + width > x + w:
+                tx, ty = x, ty + 24
+            cv.text(tx, ty, letter, F, P.ACCENT, P.PANEL, bold=True)
+            cv.text(tx + P.text_width(letter, F, True) + 5, ty, role, F, P.TEXT, P.PANEL)
+            tx += width + 12
+        y += 24 * role_rows + 2
+        cw = w // per_row
+        for i, kind in enumerate(kinds):
+            cx, cy = x + (i % per_row) * cw, y + (i // per_row) * 26
+            cv.sprite(P.icon_sprite(kind, 22, P.PANEL), cx, cy)
+            cv.text(cx + 28, cy, MODULE_NAMES[kind], F, P.TEXT, P.PANEL)
+        y += grid_rows * 26 + 2
+        cv.sprite(P.icon_sprite("alien_symbol", 20, P.PANEL), x, y + 1)
+        tx = x + 26 + cv.text(x + 26, y, "brings an Alien", F, P.TEXT, P.PANEL) + 16
+        cv.sprite(P.icon_sprite("no_robot", 20, P.PANEL), tx, y + 1)
+        cv.text(tx + 26, y, "no Robot", F, P.TEXT, P.PANEL)
+
+    return TITLE_H + 24 * role_rows + 2 + grid_rows * 26 + 2 + 26, draw
+
+
+def _blocks(view: dict[str, Any], w: int) -> list[Block]:
+    return [
+        (h, d)
+        for h, d in (
+            _players_block(view, w),
+            _track_block(view, w),
+            _supply_block(view, w),
+            _launched_block(view, w),
+            _legend_block(view, w),
+        )
+        if h
+    ]
+
+
+def _columns(view: dict[str, Any], w: int) -> tuple[list[Block], list[Block]]:
+    """The panel under a wide station: its blocks in reading order, cut into two columns so
+    that the taller one is as short as possible."""
+    blocks = _blocks(view, w)
+    cuts = [(blocks[:i], blocks[i:]) for i in range(1, len(blocks))]
+    return min(cuts, key=lambda c: (max(_stacked_height(c[0]), _stacked_height(c[1])), -len(c[0])))
+
+
+def _draw_panel(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots) -> None:
+    if lay.side:
+        cv.rect((lay.panel_x - 1, HEADER_H, lay.width - 1, lay.height - 1), P.PANEL)
+        x, y, w = lay.panel_x + MARGIN, lay.panel_y, lay.panel_w - 2 * MARGIN
+        for h, draw in _blocks(view, w):
+            draw(cv, x, y, spots)
+            y += h + BLOCK_GAP
+        return
+    cv.rect((0, lay.panel_y - MARGIN // 2, lay.width - 1, lay.height - 1), P.PANEL)
+    left, right = _columns(view, lay.panel_w)
+    for column, x in ((left, MARGIN), (right, MARGIN + lay.panel_w + COLUMN_GAP)):
+        y = lay.panel_y
+        for h, draw in column:
+            draw(cv, x, y, spots)
+            y += h + BLOCK_GAP
 
 
 # --------------------------------------------------------------------------------------------
 # Header
 
 
-def _draw_header(cv: _Canvas, view: dict[str, Any], width: int) -> None:
+def _draw_header(cv: _Canvas, view: dict[str, Any], width: int, marked: bool) -> None:
     names = _names(view)
     cv.rect((0, 0, width - 1, HEADER_H - 1), P.PANEL)
     cv.line((0, HEADER_H - 1, width - 1, HEADER_H - 1), P.RULE)
     x = MARGIN
-    x += cv.text(x, 9, "ARGO", 24, P.ACCENT, P.PANEL, bold=True) + 18
-    x += cv.text(x, 13, f"Turn {view.get('turn', 1)}", 18, P.TEXT, P.PANEL, bold=True) + 18
+    x += cv.text(x, 8, "ARGO", 24, P.ACCENT, P.PANEL, bold=True) + 16
+    x += cv.text(x, 10, f"Turn {view.get('turn', 1)}", 20, P.TEXT, P.PANEL, bold=True) + 16
+    limit = width - MARGIN
+    if marked:
+        note = "changed since last turn"
+        limit -= P.text_width(note, F) + 30
+        _mark_sample(cv, limit + 4, 12)
+        cv.text(width - MARGIN, 10, note, F, P.TEXT, P.PANEL, align="right")
+        limit -= 12
     if view.get("finished"):
         result = view.get("result") or {}
         text = "Aliens win" if view.get("alien_victory") else "Game over"
         winners = [names.get(str(w), str(w)) for w in result.get("winners", [])]
         if winners:
             text = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners)
-        cv.text(x, 13, text, 18, P.ACCENT, P.PANEL, bold=True)
-        line = " ".join(
-            s
-            for s in (
-                _format(str(result.get("text") or ""), names),
-                "Ended: " + _format(str(view.get("end_reason") or ""), names),
-            )
-            if s
+        cv.text(x, 10, _fit(text, 20, limit - x, True), 20, P.ACCENT, P.PANEL, bold=True)
+        return
+    colour = view.get("active_colour")
+    if colour in P.TEAM:
+        cv.token(colour, "", 22, P.PANEL, x, 11)
+        x += 28
+        x += cv.text(x, 10, f"{colour} to play", 20, P.TEXT, P.PANEL, bold=True) + 14
+    phase = str(view.get("phase", ""))
+    label = PHASE_NAME.get(phase, phase)
+    if phase == "actions":
+        label += f" {view.get('actions_used', 0)} of {view.get('actions_allowed', 0)}"
+    chips = [label]
+    prompt = view.get("prompt") or {}
+    if prompt.get("kind") == "time_machine":
+        chips.append("Time Machine interrupt")
+    elif prompt.get("kind") == "time_machine_wait":
+        chips.append("waiting: Time Machine")
+    if view.get("final_turns_left") is not None:
+        chips.append(f"final turns: {view['final_turns_left']}")
+    if view.get("first_round"):
+        chips.append("first round: one Move")
+    for text in chips:
+        w = P.text_width(text, F) + 14
+        if x + w <= limit:
+            cv.rect((x, 8, x + w, 36), P.PANEL_HI, P.RULE)
+            cv.text(x + 7, 9, text, F, P.TEXT, P.PANEL_HI)
+            x += w + 8
+
+
+def _mark_sample(cv: _Canvas, x: int, y: int) -> None:
+    """The change mark (a white frame with a black edge) as a key in the header."""
+    cv.rect((x, y, x + 20, y + 20), None, P.OUTLINE, 5)
+    cv.rect((x + 1, y + 1, x + 19, y + 19), None, P.HILITE, 3)
+
+
+# --------------------------------------------------------------------------------------------
+# Change marks
+
+
+def _centre(box: tuple[int, int, int, int]) -> tuple[int, int]:
+    return (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
+
+
+def _ring(cv: _Canvas, box: tuple[int, int, int, int], pad: int = 4) -> None:
+    x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad - 1, box[3] + pad - 1
+    cv.draw.ellipse((x0 - 1, y0 - 1, x1 + 1, y1 + 1), outline=P.idx(P.OUTLINE), width=5)
+    cv.draw.ellipse((x0, y0, x1, y1), outline=P.idx(P.HILITE), width=3)
+
+
+def _frame(cv: _Canvas, box: tuple[int, int, int, int], pad: int = 0) -> None:
+    """A white frame with a black edge drawn just inside ``box`` grown by ``pad``."""
+    x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad - 1, box[3] + pad - 1
+    cv.rect((x0, y0, x1, y1), None, P.OUTLINE, 5)
+    cv.rect((x0 + 1, y0 + 1, x1 - 1, y1 - 1), None, P.HILITE, 3)
+
+
+def _dashed_frame(cv: _Canvas, box: tuple[int, int, int, int]) -> None:
+    x0, y0, x1, y1 = box[0] + 3, box[1] + 3, box[2] - 4, box[3] - 4
+    for a in range(x0, x1, 12):
+        cv.line((a, y0, min(a + 6, x1), y0), P.HILITE, 2)
+        cv.line((a, y1, min(a + 6, x1), y1), P.HILITE, 2)
+    for a in range(y0, y1, 12):
+        cv.line((x0, a, x0, min(a + 6, y1)), P.HILITE, 2)
+        cv.line((x1, a, x1, min(a + 6, y1)), P.HILITE, 2)
+
+
+def _trail(cv: _Canvas, start: tuple[int, int], end: tuple[int, int]) -> None:
+    """Where a piece came from: a dot on its old cell and a line to where it is now."""
+    cv.draw.line((*start, *end), fill=P.idx(P.OUTLINE), width=5)
+    cv.draw.line((*start, *end), fill=P.idx(P.HILITE), width=2)
+    sx, sy = start
+    cv.draw.ellipse((sx - 7, sy - 7, sx + 7, sy + 7), fill=P.idx(P.HILITE), outline=P.idx(P.OUTLINE), width=2)
+
+
+def _draw_marks(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, ch: Changes) -> None:
+    def cell_centre(cell: tuple[int, int]) -> tuple[int, int]:
+        px, py = lay.cell_box(*cell)
+        return px + CELL // 2, py + CELL // 2
+
+    def cell_box(cell: tuple[int, int]) -> tuple[int, int, int, int]:
+        px, py = lay.cell_box(*cell)
+        return px, py, px + CELL, py + CELL
+
+    tiles = {int(t["id"]): t for t in view.get("tiles", [])}
+    for cell in sorted(ch.vacated):
+        _dashed_frame(cv, cell_box(cell))
+    for tid, was in sorted(ch.moved_tiles.items()):
+        if tid in tiles and was is not None:
+            _trail(cv, cell_centre(was), cell_centre(tuple(tiles[tid]["cell"])))
+    for aid, was in sorted(ch.moved.items()):
+        if aid in spots.astronauts and was is not None:
+            _trail(cv, cell_centre(was), _centre(spots.astronauts[aid]))
+    for cell, was in sorted(ch.alien_arrivals.items()):
+        if was is not None and cell in spots.aliens:
+            _trail(cv, cell_centre(was), _centre(spots.aliens[cell]))
+    for tid in sorted(ch.new_tiles | set(ch.moved_tiles)):
+        if tid in tiles:
+            _frame(cv, cell_box(tuple(tiles[tid]["cell"])))
+    for aid in sorted(ch.moved):
+        if aid in spots.astronauts:
+            _ring(cv, spots.astronauts[aid])
+    for cell in sorted(ch.alien_arrivals):
+        if cell in spots.aliens:
+            _ring(cv, spots.aliens[cell], 2)
+    for cell in sorted(ch.alien_departures | set(ch.died_at.values())):
+        cx, cy = cell_centre(cell)
+        cv.draw.ellipse(
+            (cx - 7, cy - 7, cx + 7, cy + 7), fill=P.idx(P.HILITE), outline=P.idx(P.OUTLINE), width=2
         )
-    else:
-        colour = view.get("active_colour")
-        if colour in P.TEAM:
-            cv.sprite(P.token_sprite(colour, "", 22, P.PANEL), x, 10)
-            x += 28
-            x += cv.text(x, 13, f"{colour} to play", 18, P.TEXT, P.PANEL, bold=True) + 18
-        phase = str(view.get("phase", ""))
-        label = PHASE_NAME.get(phase, phase)
-        if phase == "actions":
-            label += f": {view.get('actions_used', 0)} of {view.get('actions_allowed', 0)} used"
-        chips = [(label, P.PANEL_HI)]
-        prompt = view.get("prompt") or {}
-        others = [names.get(str(o), "?") for o in prompt.get("others") or []]
-        if prompt.get("kind") == "time_machine":
-            chips.append(("Time Machine interrupt", P.PANEL_HI))
-        elif prompt.get("kind") == "time_machine_wait":
-            chips.append(("waiting for Time Machine decisions", P.PANEL_HI))
-        if others and prompt.get("kind") != "time_machine":
-            what = str(prompt.get("others_label") or "Time Machine")
-            chips.append((f"{what}: {', '.join(others)} may interrupt", P.CARD))
-        if view.get("final_turns_left") is not None:
-            chips.append((f"final turns: {view['final_turns_left']}", P.CARD))
-        if view.get("first_round"):
-            chips.append(("first round: one Move", P.CARD))
-        limit = width - MARGIN - 140
-        for text, bg in chips:
-            if x + P.text_width(text, 14) + 16 <= limit:
-                x += _chip(cv, x, 10, text, bg) + 8
-        line = _format(str(prompt.get("text") or ""), names)
-    opts = view.get("options") or {}
-    right = f"{opts.get('difficulty', '')}" + (" · deep space" if opts.get("deep_space") == "on" else "")
-    cv.text(width - MARGIN, 15, right, 14, P.DIM, P.PANEL, align="right")
-    if line:
-        cv.text(MARGIN, 42, _fit(line, 14, width - 2 * MARGIN), 14, P.DIM, P.PANEL)
-
-
-def _chip(cv: _Canvas, x: int, y: int, text: str, bg: RGB) -> int:
-    w = P.text_width(text, 14) + 16
-    cv.rect((x, y, x + w, y + 24), bg, P.RULE)
-    cv.text(x + 8, y + 4, text, 14, P.TEXT, bg)
-    return w
+    for tid, n in sorted(ch.activations.items()):
+        for box in spots.activations.get(tid, [])[-n:]:
+            _ring(cv, box, 3)
+    for aid in sorted(ch.died | set(ch.moved)):
+        if aid in spots.panel_tokens:
+            _ring(cv, spots.panel_tokens[aid], 2)
+    for pid in sorted(ch.scores):
+        if pid in spots.scores:
+            _frame(cv, spots.scores[pid], 5)
+    for i in sorted(ch.track_slots):
+        if i in spots.slots:
+            _frame(cv, spots.slots[i], 1)
+    for tid in sorted(ch.launched):
+        if tid in spots.launched:
+            _frame(cv, spots.launched[tid])
+    for tid in sorted(ch.display):
+        if tid in spots.display:
+            _frame(cv, spots.display[tid], 2)
 
 
 # --------------------------------------------------------------------------------------------
 # Public entry points
 
 
-def draw_board(view: dict[str, Any]) -> Image.Image:
+@dataclass
+class Drawing:
+    """A drawn board: the palette image and the font sizes of every text on it."""
+
+    image: Image.Image
+    fonts: frozenset[int]
+    marked: bool
+
+
+def draw(view: dict[str, Any], previous: dict[str, Any] | None = None) -> Drawing:
+    """The board picture of a public Argo view, with the changes since ``previous`` marked."""
+    lay = layout(view)
+    ch = changes(previous, view)
+    cv = _Canvas(lay.width, lay.height, P.SPACE)
+    spots = _Spots()
+    _draw_header(cv, view, lay.width, bool(ch))
+    _draw_station(cv, view, lay, spots)
+    _draw_panel(cv, view, lay, spots)
+    if ch:
+        _draw_marks(cv, view, lay, spots, ch)
+    return Drawing(cv.img, frozenset(cv.fonts), bool(ch))
+
+
+def draw_board(view: dict[str, Any], previous: dict[str, Any] | None = None) -> Image.Image:
     """The board picture of a public Argo view, as a palette image."""
-    tiles = view.get("tiles") or []
-    if tiles:
-        xs = [t["cell"][0] for t in tiles]
-        ys = [t["cell"][1] for t in tiles]
-        bx0, bx1, by0, by1 = min(xs), max(xs), min(ys), max(ys)
-    else:
-        bx0 = bx1 = by0 = by1 = 0
-    x0, y0 = bx0 - 1, by0 - 1
-    cols, rows = bx1 - bx0 + 3, by1 - by0 + 3
-    s = _cell_size(cols - 2, rows - 2)
-    half = s // 2
-    panel = _draw_panel(view)
-    station_w = MARGIN + LABEL_W + cols * s - 2 * half + MARGIN
-    station_h = LABEL_H + rows * s - 2 * half
-    width = station_w + PANEL_W + MARGIN
-    height = HEADER_H + MARGIN + max(station_h, panel.height) + MARGIN
-    cv = _Canvas(width, height, P.SPACE)
-    _draw_header(cv, view, width)
-    ox, oy = MARGIN + LABEL_W, HEADER_H + MARGIN + LABEL_H
-    _draw_station(cv, view, ox, oy, s, x0, y0, cols, rows)
-    px = station_w
-    cv.rect((px - 1, HEADER_H, width - 1, height - 1), P.PANEL)
-    cv.img.paste(panel, (px, HEADER_H + MARGIN // 2))
-    return cv.img
+    return draw(view, previous).image
 
 
-def render_board(view: dict[str, Any]) -> bytes:
-    """The PNG picture of a public Argo view (docs/argo-view.md)."""
+def render_board(view: dict[str, Any], previous: dict[str, Any] | None = None) -> bytes:
+    """The PNG picture of a public Argo view (docs/argo-view.md); changes since ``previous``
+    (an earlier public view of the same game) are marked."""
     buf = io.BytesIO()
-    draw_board(view).save(buf, "PNG", compress_level=COMPRESS_LEVEL)
+    draw_board(view, previous).save(buf, "PNG", compress_level=COMPRESS_LEVEL)
     return buf.getvalue()

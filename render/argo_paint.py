@@ -1,16 +1,19 @@
 """Cached sprites for the Argo board: the fixed palette, text, Astronaut / Alien tokens and tiles.
 
-Everything here is a pure function of small hashable arguments, cached with ``lru_cache``. Sprites
-are drawn once in RGB (shapes supersampled for smooth edges), then mapped onto one fixed palette,
-so the board itself is composed in palette ("P") mode by pasting: fast to build and to compress.
+Everything here is a pure function of small hashable arguments, cached with the thread-safe
+``render.memo.memo``. Sprites are drawn once in RGB (shapes supersampled for smooth edges), then
+mapped onto one fixed palette, so the board itself is composed in palette ("P") mode by pasting:
+fast to build and to compress. A tile is composed from cached parts (floor, door stripes, marks),
+so the handful of parts is built once and a new tile costs a few pastes.
 """
 
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
+
+from render.memo import memo
 
 RGB = tuple[int, int, int]
 
@@ -102,6 +105,11 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
     )
 
 
+PASSAGE_EDGE: RGB = _mix(CORR_FLOOR, DARK, 0.35)
+HILITE: RGB = (255, 255, 255)
+"""Change marks: white with a black edge, told apart by brightness and shape, not by hue."""
+
+
 # --------------------------------------------------------------------------------------------
 # The fixed palette: every colour above, plus short ramps between the pairs that meet at
 # anti-aliased edges (text on its backgrounds, outlines on floors, letters on tokens).
@@ -134,7 +142,8 @@ def _build_palette() -> list[RGB]:
         ACCENT,
         NO_ROBOT_RED,
         CROSS_RED,
-        (255, 255, 255),
+        HILITE,
+        PASSAGE_EDGE,
         *TEAM.values(),
         *FLOOR.values(),
         *(_mix(c, SLOT, 0.55) for c in TEAM.values()),
@@ -192,7 +201,7 @@ def to_palette(img: Image.Image) -> Image.Image:
 # Text
 
 
-@lru_cache(maxsize=32)
+@memo(32)
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """Pillow's built-in scalable font at ``size`` pixels (no system font files needed)."""
     return ImageFont.load_default(size=size)
@@ -203,7 +212,7 @@ def text_width(text: str, size: int, bold: bool = False) -> int:
     return text_sprite(text, size, TEXT, PANEL, bold).width
 
 
-@lru_cache(maxsize=4096)
+@memo(4096)
 def text_sprite(text: str, size: int, fg: RGB, bg: RGB, bold: bool = False) -> Image.Image:
     """``text`` on a ``bg`` rectangle as a palette image, ``size`` px tall font, tight width."""
     f = font(size)
@@ -219,6 +228,7 @@ def text_sprite(text: str, size: int, fg: RGB, bg: RGB, bold: bool = False) -> I
     return to_palette(img)
 
 
+@memo(32)
 def line_height(size: int) -> int:
     """Height of a :func:`text_sprite` line at ``size``."""
     ascent, descent = font(size).getmetrics()
@@ -274,28 +284,25 @@ def draw_shape(
             d.line([*pts, pts[0], pts[1]], fill=outline, width=width, joint="curve")
 
 
+_MASK_LUT = [255 if a > 40 else 0 for a in range(256)]
+
+
 def _finish(big: Image.Image, size: tuple[int, int], bg: RGB) -> tuple[Image.Image, Image.Image]:
     """Downsample an RGBA drawing, flatten it on ``bg``: (palette sprite, paste mask)."""
     small = big.resize(size, Image.Resampling.LANCZOS)
     alpha = small.getchannel("A")
     flat = Image.new("RGB", size, bg)
     flat.paste(small, (0, 0), alpha)
-    mask = alpha.point(lambda a: 255 if a > 40 else 0).convert("1")
+    mask = alpha.point(_MASK_LUT).convert("1")
     return to_palette(flat), mask
 
 
-@lru_cache(maxsize=512)
-def token_sprite(
-    colour: str, letter: str, size: int, bg: RGB, faded: bool = False, crossed: bool = False
-) -> tuple[Image.Image, Image.Image]:
-    """An Astronaut token: its team's colour and shape with the role letter; (sprite, mask)."""
+@memo(64)
+def _token_shape(colour: str, size: int, faded: bool, crossed: bool) -> Image.Image:
+    """A token's shape, antialiased, on a transparent ground (RGBA); shared by every floor."""
     big = Image.new("RGBA", (size * SS, size * SS), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
-    fill = TEAM[colour]
-    ink = TEAM_INK[colour]
-    if faded:
-        fill = _mix(fill, SLOT, 0.55)
-        ink = TEXT
+    fill = _mix(TEAM[colour], SLOT, 0.55) if faded else TEAM[colour]
     lw = max(SS, round(size * SS * 0.07))
     m = lw / 2 + SS * 0.5
     draw_shape(d, TEAM_SHAPE[colour], (m, m, size * SS - m, size * SS - m), fill, OUTLINE, lw)
@@ -303,22 +310,32 @@ def token_sprite(
         k = size * SS * 0.2
         d.line((k, k, size * SS - k, size * SS - k), fill=CROSS_RED, width=lw)
         d.line((k, size * SS - k, size * SS - k, k), fill=CROSS_RED, width=lw)
-    sprite, mask = _finish(big, (size, size), bg)
+    return big.resize((size, size), Image.Resampling.LANCZOS)
+
+
+@memo(1024)
+def token_sprite(
+    colour: str, letter: str, size: int, bg: RGB, faded: bool = False, crossed: bool = False
+) -> tuple[Image.Image, Image.Image]:
+    """An Astronaut token: its team's colour and shape with the role letter; (sprite, mask)."""
+    small = _token_shape(colour, size, faded, crossed)
+    alpha = small.getchannel("A")
+    flat = Image.new("RGB", (size, size), bg)
+    flat.paste(small, (0, 0), alpha)
+    mask = alpha.point(_MASK_LUT).convert("1")
     if letter:
-        rgb = sprite.convert("RGB")
-        fs = max(9, round(size * 0.6))
-        f = font(fs)
-        dd = ImageDraw.Draw(rgb)
+        ink = TEXT if faded else TEAM_INK[colour]
+        f = font(token_letter_px(size))
+        dd = ImageDraw.Draw(flat)
         left, top, right, bottom = f.getbbox(letter)
         x = (size - (right - left)) / 2 - left
         y = (size - (bottom - top)) / 2 - top
         dd.text((x, y), letter, font=f, fill=ink)
         dd.text((x + 1, y), letter, font=f, fill=ink)
-        sprite = to_palette(rgb)
-    return sprite, mask
+    return to_palette(flat), mask
 
 
-@lru_cache(maxsize=128)
+@memo(128)
 def alien_sprite(size: int, bg: RGB) -> tuple[Image.Image, Image.Image]:
     """An Alien figure: magenta head with big eyes and tentacles; (sprite, mask)."""
     s = size * SS
@@ -359,7 +376,7 @@ def alien_sprite(size: int, bg: RGB) -> tuple[Image.Image, Image.Image]:
     return _finish(big, (size, size), bg)
 
 
-@lru_cache(maxsize=128)
+@memo(128)
 def activation_slot(size: int, bg: RGB, colour: str | None) -> tuple[Image.Image, Image.Image]:
     """An Activation token place: an empty ring, or the token in a player's colour and shape."""
     s = size * SS
@@ -373,7 +390,7 @@ def activation_slot(size: int, bg: RGB, colour: str | None) -> tuple[Image.Image
     return _finish(big, (size, size), bg)
 
 
-@lru_cache(maxsize=64)
+@memo(64)
 def seat_sprite(size: int, bg: RGB) -> tuple[Image.Image, Image.Image]:
     """A free place for one Astronaut (capacity marker): a dashed ring."""
     s = size * SS
@@ -511,7 +528,7 @@ def _icon(d: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, r: float, fg:
         d.line((cx - r * 0.7, cy - r * 0.7, cx + r * 0.7, cy + r * 0.7), fill=NO_ROBOT_RED, width=lw)
 
 
-@lru_cache(maxsize=64)
+@memo(64)
 def icon_sprite(kind: str, size: int, bg: RGB) -> Image.Image:
     """A stand-alone icon (for the legend) on ``bg``."""
     big = Image.new("RGB", (size * SS, size * SS), bg)
@@ -523,63 +540,84 @@ def icon_sprite(kind: str, size: int, bg: RGB) -> Image.Image:
 # Tiles
 
 
+TOKEN = 30
+"""Side of an Astronaut token on the station: its role letter is drawn at 18 px."""
+LABEL = 18
+"""Font size of every label on the board (cell names, numbers, names)."""
+
+
+def token_letter_px(size: int) -> int:
+    """Font size of the letter (or number) inside a token of side ``size``."""
+    return max(9, round(size * 0.6))
+
+
 class TileGeometry:
-    """Where things go inside a tile of side ``size`` (pixels from the tile's top-left)."""
+    """Where things go inside a tile of side ``size`` (pixels from the tile's top-left).
+
+    Top: the cell name (18 px). Bottom: the Astronauts (30 px tokens, two side by side). Between
+    them a band for the room's icon (or the Alien), with the Activation places on its right and
+    the printed Alien symbol / no-Robot mark on its left.
+    """
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.hull = max(4, round(size * 0.06))
+        self.hull = max(3, round(size * 0.06))
         self.door_len = round(size * 0.40)
-        self.font = 13 if size < 112 else 14
-        self.pad = self.hull + 3
-        self.label_y = self.hull + 1
-        self.token = max(18, round(size * 0.25))
-        self.act = max(13, round(size * 0.15))
-        self.alien = round(size * 0.38)
-        self.room_alien = round(size * 0.34)
+        self.pad = self.hull + 2
+        self.label_top = self.hull - 3
+        self.token = min(TOKEN, (size - 2 * self.pad - 3) // 2)
+        self.band_top = self.hull + 16 if size >= 64 else self.pad
+        self.band_bottom = size - self.pad - self.token
+        self.act = max(9, round(size * 0.15))
+        self.alien = round(size * 0.42)
+        self.room_alien = max(16, min(round(size * 0.38), self.band_bottom - self.band_top + 10))
 
     def occupant_slots(self, kind: str, capacity: int) -> list[tuple[int, int]]:
         """Top-left corners of the places for Astronaut tokens."""
         s, t = self.size, self.token
         if kind == "corridor":
-            return [((s - t) // 2, (s - t) // 2)]
+            return [((s - t) // 2, (s - t) // 2 + 2)]
         y = s - self.pad - t
-        if kind == "pod":
-            gap = round(s * 0.12)
-            x0 = (s - 2 * t - gap) // 2
-            return [(x0, y), (x0 + t + gap, y)][:capacity]
         if capacity == 1:
             return [((s - t) // 2, y)]
-        gap = max(4, round(s * 0.05))
+        gap = max(3, min(round(s * 0.1), s - 2 * self.pad - 2 * t))
         x0 = (s - 2 * t - gap) // 2
-        return [(x0, y), (x0 + t + gap, y)]
+        return [(x0, y), (x0 + t + gap, y)][: max(1, capacity)]
 
     def activation_slots(self) -> list[tuple[int, int]]:
-        """Top-left corners of the two Activation token places (top-right corner)."""
+        """Top-left corners of the two Activation token places (right end of the icon band)."""
         s, a = self.size, self.act
-        x1 = s - self.pad - a
-        return [(x1 - a - 2, self.label_y + 1), (x1, self.label_y + 1)]
+        x = s - self.pad - a
+        cy = (self.band_top + self.band_bottom) // 2
+        return [(x, cy - a - 1), (x, cy + 1)]
 
     def icon_centre(self) -> tuple[float, float, float]:
         """Centre and radius of a room's icon."""
         s = self.size
-        return s / 2, s * 0.38, s * 0.12
+        band = self.band_bottom - self.band_top
+        return s / 2, (self.band_top + self.band_bottom) / 2, max(4.0, min(band / 2 - 1, s * 0.14))
+
+    def mark_centres(self) -> list[tuple[float, float]]:
+        """Centres of the small printed marks (Alien symbol, no-Robot) on the left of the band."""
+        r = self.size * 0.085
+        cy = (self.band_top + self.band_bottom) / 2
+        x = self.pad + r
+        return [(x, cy - r - 1), (x, cy + r + 1)] if self.band_bottom - self.band_top > 4 * r else [(x, cy)]
 
     def alien_pos(self, kind: str, occupied: bool) -> tuple[int, int]:
         """Top-left corner of the Alien figure on this tile."""
         s, a = self.size, self.alien
         if kind == "corridor":
             if occupied:
-                return s - self.hull - a + 2, s - self.hull - a + 2
-            return (s - a) // 2, (s - a) // 2
+                return s - self.hull - a + 3, self.hull
+            return (s - a) // 2, (s - a) // 2 + 2
         a = self.room_alien
-        return (s - a) // 2, round(s * 0.53) - a
+        return (s - a) // 2, (self.band_top + self.band_bottom - a) // 2
 
 
-def _stripes(img: Image.Image, box: tuple[float, float, float, float], k: float) -> None:
-    """A yellow/black hazard-striped connector filling ``box`` of ``img``."""
-    x0, y0, x1, y1 = (round(v) for v in box)
-    w, h = x1 - x0, y1 - y0
+@memo(16)
+def _stripe_patch(w: int, h: int, k: float) -> Image.Image:
+    """A yellow/black hazard-striped connector of ``w`` x ``h`` (supersampled pixels), RGB."""
     patch = Image.new("RGB", (w, h), DOOR_YELLOW)
     d = ImageDraw.Draw(patch)
     step = k * 8
@@ -589,7 +627,7 @@ def _stripes(img: Image.Image, box: tuple[float, float, float, float], k: float)
         d.polygon([(i, h), (i + band, h), (i + band + h, 0), (i + h, 0)], fill=DOOR_BLACK)
         i += step
     d.rectangle((0, 0, w - 1, h - 1), outline=DOOR_BLACK, width=max(1, round(k * 1.2)))
-    img.paste(patch, (x0, y0))
+    return patch
 
 
 def _door_box(side: str, s: float, length: float, depth: float) -> tuple[float, float, float, float]:
@@ -603,21 +641,24 @@ def _door_box(side: str, s: float, length: float, depth: float) -> tuple[float, 
     return (s - depth, a, s, a + length)
 
 
-@lru_cache(maxsize=512)
-def tile_sprite(
-    kind: str,
-    doors: str,
-    size: int,
-    capacity: int,
-    alien_symbol: bool,
-    activatable: bool,
-    no_robot: bool,
-    seats: tuple[int, ...] = (),
-    show_name: bool = True,
-) -> Image.Image:
-    """One tile as printed: floor, hull, striped connectors on ``doors`` (e.g. ``"NES"``), icon,
-    short name, free places for its capacity, Activation token places, Alien symbol, no-Robot
-    mark and Pod seat values; a palette image of ``size`` x ``size``."""
+@memo(64)
+def door_sprite(side: str, size: int) -> tuple[Image.Image, tuple[int, int]]:
+    """The striped connector on ``side`` of a tile of ``size``: (palette patch, top-left)."""
+    geo = TileGeometry(size)
+    depth = geo.hull + 2 * size / 100
+    x0, y0, x1, y1 = _door_box(side, size * SS, geo.door_len * SS, depth * SS)
+    w, h = round(x1 - x0), round(y1 - y0)
+    k = SS * size / 100
+    patch = _stripe_patch(max(w, h), min(w, h), k)
+    if side in "WE":
+        patch = patch.transpose(Image.Transpose.ROTATE_90)
+    small = patch.resize((max(1, round(w / SS)), max(1, round(h / SS))), Image.Resampling.LANCZOS)
+    return to_palette(small), (round(x0 / SS), round(y0 / SS))
+
+
+@memo(64)
+def floor_sprite(kind: str, size: int) -> Image.Image:
+    """A tile without its connectors: hull and floor, and the room's icon; palette image."""
     geo = TileGeometry(size)
     s = size * SS
     k = SS * size / 100
@@ -626,71 +667,81 @@ def tile_sprite(
     d = ImageDraw.Draw(img)
     gap = SS
     hull = geo.hull * SS
-    depth = hull + 2 * k
     if kind == "corridor":
         d.rectangle((gap, gap, s - gap, s - gap), fill=CORR_HULL)
         d.rectangle((gap, gap, s - gap, s - gap), outline=HULL_EDGE, width=round(k * 2))
-        half = geo.door_len * SS / 2
-        c = s / 2
-        lo, hi = c - half, c + half
-        arms = {"N": (lo, 0, hi, c), "S": (lo, c, hi, s), "W": (0, lo, c, hi), "E": (c, lo, s, hi)}
-        passage = [(lo, lo, hi, hi)] + [arms[side] for side in doors]
-        w = round(k * 1.5)
-        edge = _mix(CORR_FLOOR, DARK, 0.35)
-        for x0, y0, x1, y1 in passage:  # the passage's outline, then its floor over it
-            d.rectangle((x0 - w, y0 - w, x1 + w, y1 + w), fill=edge)
-        for box in passage:
-            d.rectangle(box, fill=CORR_FLOOR)
     else:
         radius = s * (0.16 if kind == "pod" else 0.05)
         d.rounded_rectangle(
             (gap, gap, s - gap, s - gap), radius=radius, fill=HULL, outline=HULL_EDGE, width=round(k * 2)
         )
         d.rounded_rectangle((hull, hull, s - hull, s - hull), radius=max(0, radius - hull), fill=floor)
-    for side in doors:
-        _stripes(img, _door_box(side, s, geo.door_len * SS, depth), k)
-    fg = ink_on(floor)
-    if kind not in ("corridor", "pod") and show_name:
+    if kind not in ("corridor", "pod", "waking_room"):
         cx, cy, r = geo.icon_centre()
-        _icon(d, kind, cx * SS, cy * SS, r * SS, fg, floor)
-    if alien_symbol:
-        r = size * 0.075 * SS
-        if kind == "corridor":
-            ax, ay = s - geo.pad * SS - r, geo.label_y * SS + r + k * 2
-        else:
-            ax, ay = geo.pad * SS + r, geo.icon_centre()[1] * SS
-        _icon(d, "alien_symbol", ax, ay, r, fg, floor)
-    if no_robot:
-        r = size * 0.075 * SS
-        _icon(d, "no_robot", s - geo.pad * SS - r, geo.icon_centre()[1] * SS, r, fg, floor)
-    img = img.resize((size, size), Image.Resampling.LANCZOS)
+        _icon(d, kind, cx * SS, cy * SS, r * SS, ink_on(floor), floor)
+    return to_palette(img.resize((size, size), Image.Resampling.LANCZOS))
+
+
+@memo(64)
+def mark_sprite(kind: str, size: int, floor: RGB) -> Image.Image:
+    """A small printed mark (``alien_symbol`` or ``no_robot``) for a tile of ``size`` on ``floor``."""
+    r = size * 0.085
+    side = max(6, round(2 * r + 2))
+    big = Image.new("RGB", (side * SS, side * SS), floor)
+    _icon(ImageDraw.Draw(big), kind, side * SS / 2, side * SS / 2, r * SS, ink_on(floor), floor)
+    return to_palette(big.resize((side, side), Image.Resampling.LANCZOS))
+
+
+def _passage(img: Image.Image, doors: str, size: int) -> None:
+    """A corridor's walkway: a centre square and an arm to each door, outlined (drawn in place)."""
     d = ImageDraw.Draw(img)
-    if kind not in ("corridor",) and show_name:
-        label = SHORT_NAME[kind] if kind != "pod" else "Escape Pod"
-        fs = geo.font
-        f = font(fs)
-        while f.getlength(label) > size - 2 * geo.pad and fs > 11:
-            fs -= 1
-            f = font(fs)
-        y = round(size * 0.52) if kind != "pod" else geo.label_y + line_height(geo.font) - 1
-        x = (size - f.getlength(label)) / 2
-        d.text((x, y), label, font=f, fill=fg)
-    if kind == "pod":
-        slots = geo.occupant_slots(kind, len(seats))
-        fs = geo.font + 3
-        f = font(fs)
-        for (x, y), value in zip(slots, seats, strict=False):
-            t = str(value)
-            tw = f.getlength(t)
-            ty = y - line_height(fs) + 1
-            d.text((x + (geo.token - tw) / 2, ty), t, font=f, fill=DARK)
-            d.text((x + (geo.token - tw) / 2 + 1, ty), t, font=f, fill=DARK)
-    out = to_palette(img)
-    # Free places for Astronauts (capacity) and Activation token places.
+    geo = TileGeometry(size)
+    half = geo.door_len / 2
+    c = size / 2
+    lo, hi = round(c - half), round(c + half) - 1
+    arms = {"N": (lo, 0, hi, c), "S": (lo, c, hi, size - 1), "W": (0, lo, c, hi), "E": (c, lo, size - 1, hi)}
+    boxes = [(lo, lo, hi, hi)] + [arms[side] for side in doors]
+    edge = idx(PASSAGE_EDGE)
+    w = max(1, round(size * 0.015))
+    for x0, y0, x1, y1 in boxes:
+        d.rectangle((x0 - w, y0 - w, x1 + w, y1 + w), fill=edge)
+    for box in boxes:
+        d.rectangle(box, fill=idx(CORR_FLOOR))
+
+
+@memo(512)
+def tile_sprite(
+    kind: str,
+    doors: str,
+    size: int,
+    capacity: int,
+    alien_symbol: bool,
+    activatable: bool,
+    no_robot: bool,
+) -> Image.Image:
+    """One tile as printed, without its cell name and pieces: floor, striped connectors on
+    ``doors`` (e.g. ``"NES"``), icon, free places for its capacity, Activation token places,
+    Alien symbol and no-Robot mark; a palette image of ``size`` x ``size``."""
+    geo = TileGeometry(size)
+    floor = FLOOR[kind]
+    out = floor_sprite(kind, size).copy()
+    if kind == "corridor":
+        _passage(out, doors, size)
+    for side in doors:
+        patch, pos = door_sprite(side, size)
+        out.paste(patch, pos)
+    marks = [m for m, on in (("alien_symbol", alien_symbol), ("no_robot", no_robot)) if on]
+    if kind == "corridor" and marks:
+        spr = mark_sprite(marks[0], size, CORR_HULL)
+        out.paste(spr, (size - geo.hull - spr.width - 1, size - geo.hull - spr.height - 1))
+    else:
+        for (mx, my), mark in zip(geo.mark_centres(), marks, strict=False):
+            spr = mark_sprite(mark, size, floor)
+            out.paste(spr, (round(mx - spr.width / 2), round(my - spr.height / 2)))
     if capacity and kind != "waking_room":
         for x, y in geo.occupant_slots(kind, capacity):
-            spr, mask = seat_sprite(geo.token, floor)
-            out.paste(spr, (x, y), mask)
+            ring = seat_sprite(geo.token, CORR_FLOOR if kind == "corridor" else floor)
+            out.paste(ring[0], (x, y), ring[1])
     if activatable:
         for x, y in geo.activation_slots():
             spr, mask = activation_slot(geo.act, floor, None)
@@ -698,7 +749,7 @@ def tile_sprite(
     return out
 
 
-@lru_cache(maxsize=64)
+@memo(64)
 def stack_sprite(size: int) -> Image.Image:
     """The face-down Module stack: a few offset tile backs."""
     s = size * SS
@@ -712,7 +763,7 @@ def stack_sprite(size: int) -> Image.Image:
     return to_palette(img.resize((size, size), Image.Resampling.LANCZOS))
 
 
-@lru_cache(maxsize=32)
+@memo(32)
 def hatch_sprite(w: int, h: int) -> Image.Image:
     """The difficulty cover over the first slots of the Alien track: a hatched plate."""
     img = Image.new("RGB", (w * SS, h * SS), COVER)
@@ -723,7 +774,7 @@ def hatch_sprite(w: int, h: int) -> Image.Image:
     return to_palette(img.resize((w, h), Image.Resampling.LANCZOS))
 
 
-@lru_cache(maxsize=32)
+@memo(32)
 def build_spot_sprite(size: int) -> Image.Image:
     """An empty cell next to a connector, where a tile could be built: a dashed outline."""
     s = size * SS

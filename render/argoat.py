@@ -1,32 +1,49 @@
-"""The Argoat map picture: a public view drawn as a PNG.
+"""The Argoat map picture: a public view drawn as a PNG for Discord.
 
-The picture shows the frontier grid (names, roads, Dragon symbols, cell coordinates as typed in
-commands), the Dark Forests (face down, or flipped when the view says so) with their Check
-Markers, the Avatars and Bleina, one panel per player, the decks, the Bank, the Reliquary and
-whose turn it is. It reads only the public view, so it cannot show a secret.
+Discord shows an image attachment at most 550 px wide (less on a phone), so the picture is
+1080 px wide and every text on it is at least 18 px: 9 px or more once shown 550 px wide
+(docs/boards.md). The map shows the frontier cards (names, roads, Dragon symbols, the cell
+coordinates typed in commands), the Dark Forests (face down, or flipped when the view says so)
+with their Check Markers, the Avatars and Bleina, and the empty cells a card may go to. Beside
+it (or under it, once the map is too wide) one panel per player, the decks (whether each is
+empty, never its size: rule Q6), the Bank, the Reliquary, the Items played and what is being
+drawn or traded. On top: the turn and whose it is.
+
+Given ``previous`` (an earlier public view of the same game) the changes since then are marked
+in white with a black edge. It reads only public views, so it cannot show a secret.
 """
 
 from __future__ import annotations
 
 import io
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from . import argoat_sprites as sp
+from .argoat_marks import Changes, changes, deck_empty
 
-MARGIN = 14
-HEADER_H = 70
-PANEL_W = 372
-PLAYER_H = 104
-GAP = 6
-"""Gap between neighbouring cards."""
-RULER = 26
-MIN_CELL, MAX_CELL = 104, 168
-MAP_W_TARGET, MAP_H_TARGET = 1160, 980
-MIN_WIDTH = 1000
-DRAWN_CARD = 96
+WIDTH = 1080
+"""Width of the picture (wider only for a map of more than ten columns)."""
+F = sp.LABEL
+"""The smallest text on the picture (18 px)."""
+MARGIN = 6
+HEADER_H = 44
+RULER = 28
+CELL_W, CELL_H = 104, 116
+"""A map cell: the card (100 x 112) and the gap around it."""
+GAP = 4
+MIN_CELL = CELL_W
+"""Kept for callers that check the map's minimum cell size."""
+PANEL_W = 312
+PLAYER_H = 98
+BLOCK_GAP = 8
+COLUMN_GAP = 10
+AVATAR = 28
+STEP = 2
+"""The map's frame grows by this many cells at a time, so the picture keeps its size."""
 COMPRESS_LEVEL = 3
 
 PHASE_WORDS = {
@@ -48,6 +65,8 @@ ITEM_WORDS = {
 }
 _REF = re.compile(r"<p:([^>]*)>")
 _SIDES = {"N": (0, 1), "E": (1, 0), "S": (0, -1), "W": (-1, 0)}
+
+Box = tuple[int, int, int, int]
 
 
 def _cell(text: str) -> tuple[int, int]:
@@ -78,49 +97,232 @@ def _open_cells(view: dict[str, Any]) -> list[tuple[int, int]]:
     return sorted(cells)
 
 
-class _Layout:
-    """Where everything goes: the grid extent, the card size and the canvas size."""
+def _placement_cells(view: dict[str, Any]) -> set[tuple[int, int]]:
+    """The cells where the pending placement may go (the view's ``placement_cells``)."""
+    if view.get("phase") not in ("place_frontier", "place_forest"):
+        return set()
+    return {_cell(c) for c in view.get("placement_cells") or []}
 
-    def __init__(self, view: dict[str, Any]) -> None:
-        b = view["bounds"]
-        phase = view.get("phase")
-        placing = phase in ("place_frontier", "place_forest")
-        self.placing = placing
-        self.slots: list[tuple[int, int]] = []
-        if placing or view["decks"].get("discovery", 0) > 0:
-            self.slots = sorted(set(_open_cells(view)) | _placement_cells(view))
-        xs = [b["min_x"], b["max_x"]] + [c[0] for c in self.slots]
-        ys = [b["min_y"], b["max_y"]] + [c[1] for c in self.slots]
-        self.min_x, self.max_x, self.min_y, self.max_y = min(xs), max(xs), min(ys), max(ys)
-        cols = self.max_x - self.min_x + 1
-        rows = self.max_y - self.min_y + 1
-        cell = min(MAX_CELL, MAP_W_TARGET // cols, MAP_H_TARGET // rows)
-        self.cell = max(MIN_CELL, cell // 4 * 4)
-        self.map_x = MARGIN + RULER
-        self.map_y = HEADER_H + MARGIN + RULER
-        self.map_w = cols * self.cell
-        self.map_h = rows * self.cell
-        self.panel_x = self.map_x + self.map_w + MARGIN
-        self.width = max(MIN_WIDTH, self.panel_x + PANEL_W + MARGIN)
-        if self.width > self.panel_x + PANEL_W + MARGIN:  # centre a small map
-            shift = (self.width - (self.panel_x + PANEL_W + MARGIN)) // 2
-            self.map_x += shift
-            self.panel_x = self.width - PANEL_W - MARGIN
-        n = len(view["players"])
-        self.side_h = n * (PLAYER_H + 8) + _supplies_height(view)
-        self.height = HEADER_H + MARGIN + max(RULER + self.map_h, self.side_h) + MARGIN
+
+def _stepped(n: int) -> int:
+    return max(STEP, -(-n // STEP) * STEP)
+
+
+# --- canvas ----------------------------------------------------------------------------------
+
+
+class _Canvas:
+    """An RGB picture with pasting helpers; it records every font size it draws text at."""
+
+    def __init__(self, w: int, h: int) -> None:
+        self.img = Image.new("RGB", (w, h), sp.BG)
+        self.draw = ImageDraw.Draw(self.img)
+        self.fonts: set[int] = set()
+
+    def paste(self, sprite: Image.Image, x: int, y: int) -> None:
+        if sprite.mode == "RGBA":
+            self.img.paste(sprite, (x, y), sprite)
+        else:
+            self.img.paste(sprite, (x, y))
+
+    def text(self, text: str, x: int, y: int, size: int, colour: sp.RGB, bold: bool = False) -> int:
+        """Draw one line with its left at ``x``; return the x after it."""
+        t = sp.text_sprite(text, size, colour, bold)
+        self.img.paste(t, (x, y), t)
+        self.fonts.add(size)
+        return x + t.width
+
+    def avatar(self, colour: str, letter: str, size: int, ring: bool, x: int, y: int) -> Image.Image:
+        icon = sp.avatar_icon(colour, letter, size, ring)
+        self.paste(icon, x, y)
+        if letter:
+            self.fonts.add(sp.avatar_letter_px(size))
+        return icon
+
+    def marker(self, colour: str, letter: str, size: int, x: int, y: int) -> None:
+        self.paste(sp.marker_icon(colour, letter, size), x, y)
+        if letter and sp.marker_letter_px(size):
+            self.fonts.add(sp.marker_letter_px(size))
+
+    def card_back(self, size: int, fill: sp.RGB, mark: str, x: int, y: int) -> Image.Image:
+        icon = sp.card_back_icon(size, fill, mark)
+        self.paste(icon, x, y)
+        if mark:
+            self.fonts.add(sp.card_back_mark_px(size))
+        return icon
+
+
+@dataclass
+class _Spots:
+    """Where things were drawn, for the change marks."""
+
+    tokens: dict[str, Box] = field(default_factory=dict)
+    bleinas: dict[tuple[int, int], list[Box]] = field(default_factory=dict)
+    markers: dict[tuple[int, int], list[Box]] = field(default_factory=dict)
+    emeralds: dict[str, Box] = field(default_factory=dict)
+    items: dict[str, Box] = field(default_factory=dict)
+    fragments: dict[tuple[str, str], Box] = field(default_factory=dict)
+    bank: Box | None = None
+    reliquary: dict[str, Box] = field(default_factory=dict)
+    decks: dict[str, Box] = field(default_factory=dict)
+    played: Box | None = None
+
+
+# --- layout ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Layout:
+    """The picture's size and where the map and the panels go."""
+
+    width: int
+    height: int
+    side: bool
+    """The panels are beside the map (else under it, in columns)."""
+    min_x: int
+    max_y: int
+    map_x: int
+    map_y: int
+    cols: int
+    rows: int
+    panel_x: int
+    panel_y: int
+    columns: list[list[tuple[int, Any]]]
+    column_w: int
+    slots: list[tuple[int, int]]
 
     def origin(self, x: int, y: int) -> tuple[int, int]:
         """Top-left pixel of the card at cell (x, y)."""
         return (
-            self.map_x + (x - self.min_x) * self.cell + GAP // 2,
-            self.map_y + (self.max_y - y) * self.cell + GAP // 2,
+            self.map_x + (x - self.min_x) * CELL_W + GAP // 2,
+            self.map_y + (self.max_y - y) * CELL_H + GAP // 2,
         )
 
 
-def render_board(view: dict[str, Any]) -> bytes:
-    """The public Argoat view drawn as PNG bytes."""
-    return encode(draw_board(view))
+class _Layout(Layout):
+    """The layout of a view (kept under its old name for callers)."""
+
+    def __init__(self, view: dict[str, Any]) -> None:
+        lay = layout(view)
+        self.__dict__.update(lay.__dict__)
+
+
+def _extent(view: dict[str, Any], slots: list[tuple[int, int]]) -> tuple[int, int, int, int]:
+    b = view["bounds"]
+    xs = [b["min_x"], b["max_x"]] + [c[0] for c in slots]
+    ys = [b["min_y"], b["max_y"]] + [c[1] for c in slots]
+    return min(xs), max(xs), min(ys), max(ys)
+
+
+def layout(view: dict[str, Any]) -> Layout:
+    """Where everything goes. The map's frame grows two cells at a time and the panels' heights
+    depend only on the number of players and on what is going on, so the picture keeps its size
+    from turn to turn."""
+    placing = view.get("phase") in ("place_frontier", "place_forest")
+    slots: list[tuple[int, int]] = []
+    if placing or not deck_empty(view, "discovery"):
+        slots = sorted(set(_open_cells(view)) | _placement_cells(view))
+    x0, x1, y0, y1 = _extent(view, slots)
+    cols, rows = x1 - x0 + 1, y1 - y0 + 1
+    frame_rows = _stepped(rows)
+    map_y = HEADER_H + MARGIN + RULER
+    side_room = WIDTH - 2 * MARGIN - RULER - PANEL_W - MARGIN
+    side_cols = side_room // CELL_W
+    if cols <= side_cols:
+        frame_cols = min(_stepped(cols), side_cols)
+        column = _blocks(view, PANEL_W)
+        panel_h = _height(column)
+        height = max(HEADER_H + MARGIN + panel_h + MARGIN, map_y + frame_rows * CELL_H + MARGIN)
+        map_x = MARGIN + RULER + (side_room - frame_cols * CELL_W) // 2
+        panel_x = WIDTH - MARGIN - PANEL_W
+        map_h = height - map_y - MARGIN
+        map_y += max(0, (map_h - frame_rows * CELL_H) // 2)
+        return _centred(
+            Layout(WIDTH, height, True, x0, y1, map_x, map_y, frame_cols, frame_rows, panel_x,
+                   HEADER_H + MARGIN, [column], PANEL_W, slots),
+            cols, rows,
+        )  # fmt: skip
+    wide_cols = (WIDTH - 2 * MARGIN - RULER) // CELL_W
+    frame_cols = min(_stepped(cols), wide_cols) if cols <= wide_cols else cols
+    width = max(WIDTH, 2 * MARGIN + RULER + frame_cols * CELL_W)
+    n = 3
+    column_w = (width - 2 * MARGIN - (n - 1) * COLUMN_GAP) // n
+    columns = _pack(_blocks(view, column_w, split=True), n)
+    panel_y = map_y + frame_rows * CELL_H + MARGIN
+    height = panel_y + max(_height(c) for c in columns) + MARGIN
+    map_x = MARGIN + RULER + (width - 2 * MARGIN - RULER - frame_cols * CELL_W) // 2
+    return _centred(
+        Layout(width, height, False, x0, y1, map_x, map_y, frame_cols, frame_rows, MARGIN, panel_y,
+               columns, column_w, slots),
+        cols, rows,
+    )  # fmt: skip
+
+
+def _centred(lay: Layout, cols: int, rows: int) -> Layout:
+    """Put the cards in the middle of the (stepped) frame."""
+    lay.min_x -= (lay.cols - cols) // 2
+    lay.max_y += (lay.rows - rows) // 2
+    return lay
+
+
+def _height(column: list[tuple[int, Any]]) -> int:
+    return sum(h for h, _ in column) + BLOCK_GAP * max(0, len(column) - 1)
+
+
+def _pack(blocks: list[tuple[int, Any]], n: int) -> list[list[tuple[int, Any]]]:
+    """Blocks in reading order cut into ``n`` columns so that the tallest is as short as possible."""
+    best: list[list[tuple[int, Any]]] | None = None
+    total = len(blocks)
+
+    def cuts(start: int, left: int) -> list[list[int]]:
+        if left == 1:
+            return [[total]]
+        return [[end, *rest] for end in range(start, total + 1) for rest in cuts(end, left - 1)]
+
+    for ends in cuts(0, n):
+        cols, start = [], 0
+        for end in ends:
+            cols.append(blocks[start:end])
+            start = end
+        if best is None or max(_height(c) for c in cols) < max(_height(c) for c in best):
+            best = cols
+    return best or [blocks]
+
+
+# --- entry points ----------------------------------------------------------------------------
+
+
+@dataclass
+class Drawing:
+    """A drawn map: the RGB picture and the font sizes of every text on it."""
+
+    image: Image.Image
+    fonts: frozenset[int]
+    marked: bool
+
+
+def draw(view: dict[str, Any], previous: dict[str, Any] | None = None) -> Drawing:
+    """The public Argoat view drawn as an RGB picture, with the changes since ``previous``."""
+    lay = layout(view)
+    ch = changes(previous, view)
+    cv = _Canvas(lay.width, lay.height)
+    spots = _Spots()
+    _draw_header(cv, view, lay.width, bool(ch))
+    _draw_map(cv, view, lay, spots, ch)
+    _draw_panels(cv, view, lay, spots, ch)
+    if ch:
+        _draw_marks(cv, view, lay, spots, ch)
+    return Drawing(cv.img, frozenset(cv.fonts), bool(ch))
+
+
+def draw_board(view: dict[str, Any], previous: dict[str, Any] | None = None) -> Image.Image:
+    """The public Argoat view drawn as an RGB image."""
+    return draw(view, previous).image
+
+
+def render_board(view: dict[str, Any], previous: dict[str, Any] | None = None) -> bytes:
+    """The public Argoat view drawn as PNG bytes; changes since ``previous`` are marked."""
+    return encode(draw_board(view, previous))
 
 
 def encode(img: Image.Image) -> bytes:
@@ -133,37 +335,7 @@ def encode(img: Image.Image) -> bytes:
     return buf.getvalue()
 
 
-def draw_board(view: dict[str, Any]) -> Image.Image:
-    """The public Argoat view drawn as an RGB image."""
-    lay = _Layout(view)
-    img = Image.new("RGB", (lay.width, lay.height), sp.BG)
-    draw = ImageDraw.Draw(img)
-    names = _names(view)
-    _draw_header(img, draw, view, names, lay.width)
-    _draw_map(img, draw, view, lay)
-    y = HEADER_H + MARGIN
-    for player in view["players"]:
-        _draw_player(img, draw, view, player, lay.panel_x, y)
-        y += PLAYER_H + 8
-    _draw_supplies(img, draw, view, names, lay.panel_x, y)
-    return img
-
-
 # --- header ----------------------------------------------------------------------------------
-
-
-def _paste(img: Image.Image, sprite: Image.Image, x: int, y: int) -> None:
-    if sprite.mode == "RGBA":
-        img.paste(sprite, (x, y), sprite)
-    else:
-        img.paste(sprite, (x, y))
-
-
-def _text(img: Image.Image, text: str, x: int, y: int, size: int, colour: sp.RGB, bold: bool = False) -> int:
-    """Draw one line; return the x after it."""
-    t = sp.text_sprite(text, size, colour, bold)
-    img.paste(t, (x, y), t)
-    return x + t.width
 
 
 def _player_by_id(view: dict[str, Any], pid: str | None) -> dict[str, Any] | None:
@@ -173,164 +345,152 @@ def _player_by_id(view: dict[str, Any], pid: str | None) -> dict[str, Any] | Non
     return None
 
 
-def _draw_header(
-    img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], width: int
-) -> None:
-    draw.rectangle((0, 0, width, HEADER_H - 1), fill=sp.PANEL)
-    draw.line((0, HEADER_H - 1, width, HEADER_H - 1), fill=sp.PANEL_EDGE, width=1)
-    x = _text(img, "ARGOAT", MARGIN, 8, 26, sp.GOLD, True)
-    x = _text(
-        img,
-        f"  {str(view.get('difficulty', '')).capitalize()}  ·  Turn {view.get('turn', 0)}",
-        x,
-        14,
-        18,
-        sp.MUTED,
+def _mark_key(cv: _Canvas, x: int, y: int) -> None:
+    cv.draw.rectangle((x, y, x + 20, y + 20), outline=sp.BLACK, width=5)
+    cv.draw.rectangle((x + 1, y + 1, x + 19, y + 19), outline=sp.HILITE, width=3)
+
+
+def _draw_header(cv: _Canvas, view: dict[str, Any], width: int, marked: bool) -> None:
+    cv.draw.rectangle((0, 0, width, HEADER_H - 1), fill=sp.PANEL)
+    cv.draw.line((0, HEADER_H - 1, width, HEADER_H - 1), fill=sp.PANEL_EDGE, width=1)
+    x = cv.text("ARGOAT", MARGIN + 4, 6, 24, sp.GOLD, True) + 14
+    x = cv.text(
+        f"{str(view.get('difficulty', '')).capitalize()} · Turn {view.get('turn', 0)}", x, 9, 20, sp.MUTED
     )
-    x += 24
+    x += 20
+    if marked:
+        note = "changed since last turn"
+        cv.text(note, width - MARGIN - sp.text_width(note, F) - 2, 11, F, sp.TEXT)
+        _mark_key(cv, width - MARGIN - sp.text_width(note, F) - 30, 12)
     winner = _player_by_id(view, view.get("winner"))
     active = _player_by_id(view, view.get("active"))
     if winner is not None:
-        icon = sp.avatar_icon(winner["colour"], winner["letter"], 30, False)
-        _paste(img, icon, x, 6)
-        _text(img, f"{winner['colour']} wins!", x + 38, 9, 22, sp.GOLD, True)
+        icon = cv.avatar(winner["colour"], winner["letter"], 30, False, x, 6)
+        cv.text(f"{winner['colour']} wins!", x + icon.width + 8, 9, 20, sp.GOLD, True)
     elif view.get("finished") or active is None:
-        _text(img, "Game over", x, 9, 22, sp.GOLD, True)
+        cv.text("Game over", x, 9, 20, sp.GOLD, True)
     else:
-        icon = sp.avatar_icon(active["colour"], active["letter"], 30, True)
-        _paste(img, icon, x, 4)
+        icon = cv.avatar(active["colour"], active["letter"], 30, True, x, 3)
         x += icon.width + 8
+        x = cv.text(active["colour"], x, 9, 20, sp.player_text(active["colour"]), True)
         phase = PHASE_WORDS.get(str(view.get("phase")), str(view.get("phase")))
-        x = _text(
-            img, f"{active['colour']} ({active['letter']})", x, 9, 22, sp.player_text(active["colour"]), True
-        )
-        _text(img, f"  {phase}", x, 13, 18, sp.TEXT)
-    rose = sp.compass(62)
-    _paste(img, rose, width - MARGIN - rose.width, 4)
-    prompt = view.get("prompt")
-    if prompt and prompt.get("text"):
-        line = sp.ellipsize(_plain(str(prompt["text"]), names), 15, width - 3 * MARGIN - rose.width)
-        _text(img, line, MARGIN, 44, 15, sp.TEXT)
+        cv.text(f"  {phase}", x, 10, 20, sp.TEXT)
 
 
 # --- map -------------------------------------------------------------------------------------
 
 
 def _token_positions(
-    n: int, size: int, width: int, bottom: int, left: int, max_rows: int = 2, height: int = 0
+    n: int, size: int, pitch: int, width: int, bottom: int, left: int
 ) -> list[tuple[int, int]]:
-    """Top-left corners for ``n`` tokens of ``size`` in at most ``max_rows`` rows ending at
-    ``bottom``, centred in ``width``. Rows that do not fit in ``height`` overlap a little
-    sideways instead."""
+    """Top-left corners for ``n`` tokens of ``size`` in rows of up to four (closer than
+    ``pitch`` when four share a row, overlapping only their rims), the last row ending at
+    ``bottom``, centred in ``width``."""
     if n == 0:
         return []
-    per_row = max(1, (width + 2) // (size + 2))
-    if -(-n // per_row) * (size + 2) > max(height, size + 2):
-        per_row = max(per_row, 1 + (width - size) * 10 // (size * 7))
-    if n > per_row * max_rows:
-        per_row = -(-n // max_rows)
+    per_row = 4 if n <= 8 else -(-n // 2)
     rows = [min(per_row, n - i) for i in range(0, n, per_row)]
     out = []
-    y = bottom - len(rows) * (size + 2) + 2
+    y = bottom - len(rows) * (size - 2) - 2
     for count in rows:
-        pitch = size + 2
-        if count > 1 and count * pitch - 2 > width:
-            pitch = (width - size) // (count - 1)
-        row_w = (count - 1) * pitch + size
+        step = pitch
+        if count > 1 and (count - 1) * step + size > width:
+            step = (width - size) // (count - 1)
+        row_w = (count - 1) * step + size
         x = left + (width - row_w) // 2
         for _ in range(count):
             out.append((x, y))
-            x += pitch
-        y += size + 2
+            x += step
+        y += size - 2
     return out
 
 
-def _draw_map(img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], lay: _Layout) -> None:
-    c = lay.cell
-    card = c - GAP
-    # rulers
-    for x in range(lay.min_x, lay.max_x + 1):
-        t = sp.text_sprite(str(x), 14, sp.MUTED)
+def _draw_map(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, changed: Changes) -> None:
+    cw, ch = CELL_W - GAP, CELL_H - GAP
+    for c in range(lay.cols):
+        x = lay.min_x + c
+        label = str(x)
         ox, _ = lay.origin(x, lay.max_y)
-        img.paste(t, (ox + (card - t.width) // 2, lay.map_y - RULER + 4), t)
-    for y in range(lay.min_y, lay.max_y + 1):
-        t = sp.text_sprite(str(y), 14, sp.MUTED)
+        cv.text(label, ox + (cw - sp.text_width(label, F)) // 2, lay.map_y - RULER + 2, F, sp.MUTED)
+    for r in range(lay.rows):
+        y = lay.max_y - r
+        label = str(y)
         _, oy = lay.origin(lay.min_x, y)
-        img.paste(t, (lay.map_x - t.width - 6, oy + (card - t.height) // 2), t)
+        cv.text(label, lay.map_x - sp.text_width(label, F) - 6, oy + (ch - 22) // 2, F, sp.MUTED)
 
     frontiers = {(f["x"], f["y"]): f for f in view["frontiers"]}
     forests = {(f["x"], f["y"]): f for f in view["forests"]}
-    road_w = max(4, round(card * 0.17) - 2)
-
-    # road joins across the gaps between cards
-    for (x, y), f in list(frontiers.items()) + list(forests.items()):
+    road_w = max(4, round(min(cw, ch) * 0.17) - 2)
+    for (x, y), f in list(frontiers.items()) + list(forests.items()):  # road joins across the gaps
         ox, oy = lay.origin(x, y)
         for side in f["roads"]:
             if side == "E" and ((x + 1, y) in frontiers or (x + 1, y) in forests):
-                draw.rectangle(
-                    (
-                        ox + card - 2,
-                        oy + card // 2 - road_w // 2,
-                        ox + card + GAP + 1,
-                        oy + card // 2 + road_w // 2,
-                    ),
-                    fill=sp.ROAD,
-                )
+                box = (ox + cw - 2, oy + ch // 2 - road_w // 2, ox + cw + GAP + 1, oy + ch // 2 + road_w // 2)
+                cv.draw.rectangle(box, fill=sp.ROAD)
             if side == "N" and ((x, y + 1) in frontiers or (x, y + 1) in forests):
-                draw.rectangle(
-                    (ox + card // 2 - road_w // 2, oy - GAP - 2, ox + card // 2 + road_w // 2, oy + 1),
-                    fill=sp.ROAD,
-                )
+                box = (ox + cw // 2 - road_w // 2, oy - GAP - 2, ox + cw // 2 + road_w // 2, oy + 1)
+                cv.draw.rectangle(box, fill=sp.ROAD)
 
     strong = _placement_cells(view)
     for x, y in lay.slots:
         ox, oy = lay.origin(x, y)
-        _paste(img, sp.empty_slot(f"{x},{y}", card, (x, y) in strong), ox, oy)
+        cv.paste(sp.empty_slot(f"{x},{y}", cw, ch, (x, y) in strong), ox, oy)
+        cv.fonts.add(F)
 
-    tag_size = 14 if c < 140 else 15
-    active_id = view.get("active")
     for (x, y), f in frontiers.items():
         ox, oy = lay.origin(x, y)
-        sprite = sp.frontier_card(
-            f["name"], tuple(f["roads"]), bool(f["dragon"]), f.get("fragment"), _kind(f["key"]), card
-        )
-        img.paste(sprite, (ox, oy))
-        _paste(img, sp.coord_tag(f"{x},{y}", tag_size, False), ox + 4, oy + 4)
+        cv.paste(sp.frontier_card(f["name"], tuple(f["roads"]), bool(f["dragon"]), f.get("fragment"),
+                                  _kind(f["key"]), cw, ch), ox, oy)  # fmt: skip
+        cv.fonts.add(F)
+        cv.paste(sp.coord_tag(f"{x},{y}"), ox + 3, oy + 3)
 
+    letters = {p["colour"]: p["letter"] for p in view["players"]}
     for (x, y), f in forests.items():
         ox, oy = lay.origin(x, y)
         content = f.get("content") if f.get("flipped") else None
-        img.paste(sp.forest_card(tuple(f["roads"]), content, card), (ox, oy))
-        _paste(img, sp.coord_tag(f"{x},{y}", tag_size, False), ox + 4, oy + 4)
-        markers = f.get("markers", [])
-        if markers:
-            ms = max(18, min(24, card // 6))
-            letters = {p["colour"]: p["letter"] for p in view["players"]}
-            pos = _token_positions(len(markers), ms, card - 8, oy + 26 + ms, ox + 4, 1)
-            for colour, (mx, my) in zip(markers, pos, strict=True):
-                _paste(img, sp.marker_icon(colour, letters.get(colour, colour[:1]), ms), mx, my)
+        cv.paste(sp.forest_card(tuple(f["roads"]), content, cw, ch), ox, oy)
+        if content:
+            cv.fonts.add(F)
+        cv.paste(sp.coord_tag(f"{x},{y}"), ox + 3, oy + 3)
+        ms = 22
+        boxes = []
+        for i, colour in enumerate(f.get("markers", [])):
+            row, col = divmod(i, 3)
+            mx, my = ox + cw - 4 - (3 - col) * (ms + 2), oy + (54 if content else 28) + row * (ms + 2)
+            cv.marker(colour, letters.get(colour, colour[:1]), ms, mx, my)
+            boxes.append((mx, my, mx + ms, my + ms))
+        spots.markers[(x, y)] = boxes
 
     forest_for = view.get("forest_for")
     if forest_for:
-        fx, fy = _cell(forest_for)
-        ox, oy = lay.origin(fx, fy)
-        draw.rounded_rectangle((ox - 3, oy - 3, ox + card + 2, oy + card + 2), 10, outline=sp.GOLD, width=3)
+        ox, oy = lay.origin(*_cell(forest_for))
+        cv.draw.rounded_rectangle((ox - 3, oy - 3, ox + cw + 2, oy + ch + 2), 10, outline=sp.GOLD, width=3)
 
-    # Avatars and Bleina, grouped by cell
-    tokens: dict[tuple[int, int], list[Image.Image]] = {}
-    size = max(24, min(34, card // 4 - 2))
-    for p in view["players"]:
-        ring = p["id"] == active_id
-        tokens.setdefault((p["x"], p["y"]), []).append(sp.avatar_icon(p["colour"], p["letter"], size, ring))
+    if changed:
+        _draw_trails(cv, view, lay, changed)
+    active_id = view.get("active")
+    tokens: dict[tuple[int, int], list[tuple[str, Any]]] = {}
     for b in view.get("bleinas", []):
-        tokens.setdefault(_cell(b), []).append(sp.bleina_icon(size))
-    for (x, y), sprites in tokens.items():
+        tokens.setdefault(_cell(b), []).append(("", None))
+    for p in sorted(view["players"], key=lambda p: p["id"] == active_id):
+        tokens.setdefault((p["x"], p["y"]), []).append((p["id"], p))
+    for (x, y), entries in tokens.items():
         ox, oy = lay.origin(x, y)
-        step = size + 6
-        pos = _token_positions(len(sprites), step, card - 6, oy + card - 3, ox + 3, height=card * 9 // 20)
-        for s, (tx, ty) in zip(sprites, pos, strict=True):
-            off = (step - s.width) // 2
-            _paste(img, s, tx + off, ty + off)
+        size = AVATAR + 6
+        pos = _token_positions(len(entries), size, AVATAR + 3, cw - 4, oy + ch - 1, ox + 2)
+        for (pid, p), (tx, ty) in zip(entries, pos, strict=True):
+            if p is not None:
+                ring = pid == active_id
+                icon = sp.avatar_icon(p["colour"], p["letter"], AVATAR, ring)
+                off = (size - icon.width) // 2
+                cv.avatar(p["colour"], p["letter"], AVATAR, ring, tx + off, ty + off)
+                spots.tokens[pid] = (tx + off, ty + off, tx + off + icon.width, ty + off + icon.width)
+            else:
+                off = (size - AVATAR) // 2
+                cv.paste(sp.bleina_icon(AVATAR), tx + off, ty + off)
+                spots.bleinas.setdefault((x, y), []).append(
+                    (tx + off, ty + off, tx + off + AVATAR, ty + off + AVATAR)
+                )
 
 
 def _kind(key: str) -> str:
@@ -341,15 +501,34 @@ def _kind(key: str) -> str:
     return "frontier"
 
 
-# --- side panels -----------------------------------------------------------------------------
+# --- panels ----------------------------------------------------------------------------------
 
 
-def _box(draw: ImageDraw.ImageDraw, x: int, y: int, w: int, h: int, edge: sp.RGB, width: int = 1) -> None:
-    draw.rounded_rectangle((x, y, x + w - 1, y + h - 1), 8, fill=sp.PANEL, outline=edge, width=width)
+def _box(cv: _Canvas, x: int, y: int, w: int, h: int, edge: sp.RGB, width: int = 1) -> None:
+    cv.draw.rounded_rectangle((x, y, x + w - 1, y + h - 1), 8, fill=sp.PANEL, outline=edge, width=width)
+
+
+def _blocks(view: dict[str, Any], w: int, split: bool = False) -> list[tuple[int, Any]]:
+    """The panel's blocks, each (height, draw(cv, x, y, spots, changes)), in reading order."""
+    blocks: list[tuple[int, Any]] = []
+    for p in view["players"]:
+        blocks.append((PLAYER_H, lambda cv, x, y, s, ch, p=p: _draw_player(cv, view, p, x, y, w, s, ch)))
+    blocks += _supply_blocks(view, w, split)
+    return blocks
+
+
+def _draw_panels(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, ch: Changes) -> None:
+    x = lay.panel_x
+    for column in lay.columns:
+        y = lay.panel_y
+        for h, draw in column:
+            draw(cv, x, y, spots, ch)
+            y += h + BLOCK_GAP
+        x += lay.column_w + COLUMN_GAP
 
 
 def _draw_player(
-    img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], p: dict[str, Any], x: int, y: int
+    cv: _Canvas, view: dict[str, Any], p: dict[str, Any], x: int, y: int, w: int, spots: _Spots, ch: Changes
 ) -> None:
     colour = p["colour"]
     rgb = sp.player_rgb(colour)
@@ -357,149 +536,166 @@ def _draw_player(
     active = bool(p.get("active"))
     winner = view.get("winner") == p["id"]
     lit = active or deciding or winner
-    _box(draw, x, y, PANEL_W, PLAYER_H, rgb if lit else sp.PANEL_EDGE, 3 if lit else 1)
-    draw.rectangle((x + 4, y + 10, x + 8, y + PLAYER_H - 11), fill=rgb)
-    icon = sp.avatar_icon(colour, p["letter"], 42, active)
-    _paste(img, icon, x + 16 + (48 - icon.width) // 2, y + 10 + (48 - icon.height) // 2)
-    at = f"at {p['at']}"
-    _text(img, at, x + 40 - sp.text_width(at, 14) // 2, y + 66, 14, sp.MUTED)
-    cx = x + 76
-    tx = _text(img, colour, cx, y + 7, 20, sp.player_text(colour), True)
+    _box(cv, x, y, w, PLAYER_H - 2, rgb if lit else sp.PANEL_EDGE, 3 if lit else 1)
+    cv.draw.rectangle((x + 4, y + 8, x + 7, y + PLAYER_H - 12), fill=rgb)
+    icon = cv.avatar(colour, p["letter"], 30, active, x + 12, y + 5)
+    tx = cv.text(colour, x + 14 + icon.width + 6, y + 6, 20, sp.player_text(colour), True)
     tag = "WINS" if winner else "TO PLAY" if active else "DECIDING" if deciding else ""
     if tag:
-        t = sp.text_sprite(tag, 13, sp.INK if colour == "Yellow" or winner else sp.WHITE, True)
-        draw.rounded_rectangle(
-            (tx + 10, y + 10, tx + 10 + t.width + 10, y + 10 + 20), 5, fill=sp.GOLD if winner else rgb
+        t = sp.text_sprite(tag, F, sp.INK if colour == "Yellow" or winner else sp.WHITE, True)
+        cv.draw.rounded_rectangle(
+            (tx + 8, y + 8, tx + 8 + t.width + 8, y + 32), 5, fill=sp.GOLD if winner else rgb
         )
-        img.paste(t, (tx + 15, y + 11), t)
-    # resources: Emeralds, Items (a count only), Check Markers left
-    ry = y + 38
-    _paste(img, sp.emerald_icon(22), cx, ry)
-    nx = _text(img, str(p["emeralds"]), cx + 26, ry + 1, 17, sp.TEXT)
-    ix = max(nx + 12, cx + 58)
-    back = sp.card_back_icon(22, sp.ITEM_BACK, "?")
-    _paste(img, back, ix, ry)
-    n_items = int(p["items"])
-    _text(img, f"{n_items} Item{'' if n_items == 1 else 's'}", ix + back.width + 5, ry + 1, 16, sp.TEXT)
+        cv.img.paste(t, (tx + 12, y + 8), t)
+        cv.fonts.add(F)
     left = int(p["markers_left"])
-    mx = x + PANEL_W - 12 - 4 * 20
     for i in range(4):
-        s = sp.marker_icon(colour, p["letter"], 18) if i < left else sp.marker_slot(18, colour)
-        _paste(img, s, mx + i * 20, ry + 2)
-    label = sp.text_sprite("Markers", 14, sp.MUTED)
-    _paste(img, label, mx - label.width - 4, ry + 2)
+        s = sp.marker_icon(colour, "", 14) if i < left else sp.marker_slot(14, colour)
+        cv.paste(s, x + w - 10 - (4 - i) * 17, y + 12)
+    # Emeralds, Items (a count only), where the Avatar is
+    ry = y + 40
+    cv.paste(sp.emerald_icon(22), x + 12, ry)
+    nx = cv.text(str(p["emeralds"]), x + 38, ry - 1, F, sp.TEXT, True)
+    spots.emeralds[p["id"]] = (x + 10, ry - 2, nx + 3, ry + 23)
+    delta = ch.emeralds.get(p["id"])
+    if delta:
+        nx = cv.text(f"{delta:+d}", nx + 9, ry - 1, F, sp.HILITE, True)
+    ix = max(nx + 12, x + 76)
+    back = cv.card_back(22, sp.ITEM_BACK, "", ix, ry)
+    n_items = int(p["items"])
+    ex = cv.text(f"{n_items} Item{'' if n_items == 1 else 's'}", ix + back.width + 4, ry - 1, F, sp.TEXT)
+    spots.items[p["id"]] = (ix - 2, ry - 2, ex + 3, ry + 23)
+    at = f"at {p['at']}"
+    cv.text(at, x + w - 10 - sp.text_width(at, F), ry - 1, F, sp.MUTED)
     # the eight Fragments, lit when held
     fy = y + 68
     held = set(p.get("fragments", []))
     for i, key in enumerate(sp.FRAGMENT_KEYS):
-        _paste(img, sp.fragment_icon(key, 27, key in held), cx + i * 31, fy)
-    _text(img, f"{len(held)}/8", cx + 8 * 31 + 4, fy + 4, 16, sp.GOLD if len(held) == 8 else sp.MUTED)
+        fx = x + 12 + i * 29
+        cv.paste(sp.fragment_icon(key, 25, key in held), fx, fy)
+        spots.fragments[(p["id"], key)] = (fx, fy, fx + 25, fy + 25)
+    cv.text(f"{len(held)}/8", x + 12 + 8 * 29 + 4, fy + 1, F, sp.GOLD if len(held) == 8 else sp.MUTED)
 
 
-def _supplies_height(view: dict[str, Any]) -> int:
-    h = 12 + 34 + 12 + 26 + 4 * 28 + 10 + 24
-    if view.get("discard"):
-        h += 4 + 20 * len(_played_lines(view))
-    if view.get("drawn"):
-        h += DRAWN_CARD + 30 if _drawn_card(view) else 24
-    if view.get("trade"):
-        h += 24 + 19 * len(_trade_lines(view, _names(view)))
-    if _movement_line(view):
-        h += 22
-    return h
+def _supply_blocks(view: dict[str, Any], w: int, split: bool) -> list[tuple[int, Any]]:
+    """Decks and Bank; the Reliquary; then the Items played, the drawn card, the turn so far
+    and the trade (each only when there is something to say)."""
+    names = _names(view)
+    blocks: list[tuple[int, Any]] = []
 
+    decks_h = 4 * 26 + 12
 
-def _draw_supplies(
-    img: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], names: dict[str, str], x: int, y: int
-) -> None:
-    h = _supplies_height(view)
-    _box(draw, x, y, PANEL_W, h, sp.PANEL_EDGE)
-    cx = x + 12
-    cy = y + 12
-    decks = view.get("decks", {})
-    for label, key, fill, mark in (
-        ("Discovery", "discovery", sp.CARD_EDGE, "F"),
-        ("Supply", "supply", sp.ITEM_BACK, "?"),
-        ("Darkness", "darkness", sp.FOREST, "D"),
-    ):
-        icon = sp.card_back_icon(30, fill, mark)
-        _paste(img, icon, cx, cy)
-        _text(img, label, cx + icon.width + 5, cy - 1, 14, sp.MUTED)
-        _text(img, str(decks.get(key, 0)), cx + icon.width + 5, cy + 13, 17, sp.TEXT)
-        cx += 112
-    cy += 34 + 12
-    gem = sp.emerald_icon(22)
-    _paste(img, gem, x + 12, cy)
-    bx = _text(img, f"Bank {view.get('bank', 0)}", x + 40, cy + 1, 17, sp.TEXT)
-    bl = sp.bleina_icon(24)
-    _paste(img, bl, bx + 24, cy - 1)
-    _text(img, "Bleina", bx + 52, cy + 2, 15, sp.MUTED)
-    cy += 26
-    _text(img, "Reliquary (Fragments left)", x + 12, cy, 15, sp.MUTED)
-    cy += 22
-    rel = view.get("reliquary", {})
-    for i, key in enumerate(sp.FRAGMENT_KEYS):
-        col, row = divmod(i, 4)
-        ex, ey = x + 12 + col * 178, cy + row * 28
-        _paste(img, sp.fragment_icon(key, 24, rel.get(key, 0) > 0), ex, ey)
-        _text(img, f"{i + 1} {key.capitalize()}", ex + 30, ey + 3, 15, sp.TEXT)
-        n = str(rel.get(key, 0))
-        _text(img, n, ex + 150 - sp.text_width(n, 16), ey + 3, 16, sp.TEXT)
-    cy += 4 * 28 + 6
-    for line in _played_lines(view):
-        _text(img, line, x + 12, cy, 14, sp.MUTED)
-        cy += 20
-    if view.get("discard"):
-        cy += 4
-    drawn = view.get("drawn")
-    if drawn:
-        card = _drawn_card(view)
-        _text(img, "Drawn Frontier", x + 12, cy, 15, sp.GOLD, True)
-        if card is not None:
-            sprite = sp.frontier_card(*card, DRAWN_CARD)
-            img.paste(sprite, (x + 12, cy + 22))
-            lines = sp.wrap(card[0], 16, PANEL_W - DRAWN_CARD - 40)
-            for i, line in enumerate(lines[:3]):
-                _text(img, line, x + DRAWN_CARD + 24, cy + 24 + i * 20, 16, sp.TEXT)
-            roads = "Roads: " + " ".join(card[1]) if card[1] else "No roads"
-            _text(img, roads, x + DRAWN_CARD + 24, cy + 26 + len(lines[:3]) * 20, 14, sp.MUTED)
-            cy += DRAWN_CARD + 30
-        else:
-            _text(img, str(drawn), x + 140, cy, 15, sp.TEXT)
-            cy += 24
-    move = _movement_line(view)
-    if move:
-        _text(img, move, x + 12, cy, 15, sp.TEXT)
-        cy += 22
+    def decks(cv: _Canvas, x: int, y: int, spots: _Spots, ch: Changes) -> None:
+        _box(cv, x, y, w, decks_h, sp.PANEL_EDGE)
+        cy = y + 6
+        for label, key, fill, mark in (
+            ("Discovery", "discovery", sp.CARD_EDGE, "F"),
+            ("Supply", "supply", sp.ITEM_BACK, "?"),
+            ("Darkness", "darkness", sp.FOREST, "D"),
+        ):
+            empty = deck_empty(view, key)  # Q6: a card back or "empty", never a count
+            if empty:
+                cv.paste(sp.empty_deck_icon(24), x + 12, cy)
+            else:
+                cv.card_back(24, fill, mark, x + 12, cy)
+            end = cv.text(label, x + 36, cy, F, sp.TEXT)
+            if empty:
+                end = cv.text("empty", end + 8, cy, F, sp.MUTED)
+            spots.decks[key] = (x + 9, cy - 2, end + 3, cy + 25)
+            cy += 26
+        cv.paste(sp.emerald_icon(22), x + 12, cy + 1)
+        bx = cv.text(f"Bank {view.get('bank', 0)}", x + 38, cy, F, sp.TEXT)
+        spots.bank = (x + 9, cy - 2, bx + 3, cy + 25)
+        cv.paste(sp.bleina_icon(24), bx + 16, cy)
+        cv.text("Bleina", bx + 44, cy, F, sp.MUTED)
+        rose = sp.compass(64)
+        cv.paste(rose, x + w - 10 - rose.width, y + 8)
+        cv.fonts.add(F)
+
+    blocks.append((decks_h, decks))
+    rel_h = 30 + 4 * 26
+
+    def reliquary(cv: _Canvas, x: int, y: int, spots: _Spots, ch: Changes) -> None:
+        _box(cv, x, y, w, rel_h, sp.PANEL_EDGE)
+        cv.text("Reliquary (Fragments left)", x + 10, y + 4, F, sp.MUTED)
+        rel = view.get("reliquary", {})
+        col_w = (w - 20) // 2
+        for i, key in enumerate(sp.FRAGMENT_KEYS):
+            col, row = divmod(i, 4)
+            ex, ey = x + 10 + col * col_w, y + 30 + row * 26
+            cv.paste(sp.fragment_icon(key, 22, rel.get(key, 0) > 0), ex, ey)
+            cv.text(f"{i + 1} {key.capitalize()}", ex + 28, ey - 1, F, sp.TEXT)
+            n = str(rel.get(key, 0))
+            cv.text(n, ex + col_w - 12 - sp.text_width(n, F), ey - 1, F, sp.TEXT)
+            spots.reliquary[key] = (ex - 2, ey - 2, ex + col_w - 8, ey + 24)
+
+    blocks.append((rel_h, reliquary))
+    lines = _played_lines(view, w - 20)
+    move = _movement_line(view, w - 20)
     trade = view.get("trade")
-    if trade:
-        a = names.get(trade.get("from"), "?")
-        b = names.get(trade.get("to"), "?")
-        stage = "offered" if trade.get("stage") == "offer" else "being built"
-        _text(img, f"Trade {a} - {b} ({stage})", x + 12, cy, 16, sp.GOLD)
-        cy += 24
-        for line in _trade_lines(view, names):
-            _text(img, line, x + 12, cy, 14, sp.TEXT)
-            cy += 19
+    card = _drawn_card(view)
+    trade_lines = _trade_lines(view, names, w - 20) if trade else []
+    info_h = INFO_H
+
+    def info(cv: _Canvas, x: int, y: int, spots: _Spots, ch: Changes) -> None:
+        _box(cv, x, y, w, info_h, sp.PANEL_EDGE)
+        cy = y + 6
+        for i, line in enumerate(lines):
+            end = cv.text(line, x + 10, cy, F, sp.MUTED)
+            box = spots.played or (x + 8, cy - 1, end + 2, cy + 21)
+            spots.played = (box[0], box[1], max(box[2], end + 2), cy + 21 if i else box[3])
+            cy += 22
+        if view.get("drawn"):
+            cv.text("Drawn Frontier", x + 10, cy, F, sp.GOLD, True)
+            if card is not None:
+                cw, chh = CELL_W - GAP, CELL_H - GAP
+                cv.paste(sp.frontier_card(*card, cw, chh), x + 10, cy + 24)
+                cv.fonts.add(F)
+                tx = x + cw + 20
+                roads = "Roads: " + " ".join(card[1]) if card[1] else "No roads"
+                for i, line in enumerate(sp.wrap(roads, F, x + w - 10 - tx)[:3]):
+                    cv.text(line, tx, cy + 28 + i * 22, F, sp.MUTED)
+                cy += _card_h() + 30
+            else:
+                cv.text(str(view.get("drawn")), x + 150, cy, F, sp.TEXT)
+                cy += 24
+        if move:
+            cv.text(move, x + 10, cy, F, sp.TEXT)
+            cy += 22
+        if trade:
+            a = names.get(trade.get("from"), "?")
+            b = names.get(trade.get("to"), "?")
+            stage = "offered" if trade.get("stage") == "offer" else "being built"
+            cv.text(sp.ellipsize(f"Trade {a} - {b} ({stage})", F, w - 20), x + 10, cy, F, sp.GOLD)
+            cy += 24
+            for line in trade_lines:
+                cv.text(line, x + 10, cy, F, sp.TEXT)
+                cy += 21
+
+    blocks.append((info_h, info))
+    return blocks
 
 
-def _placement_cells(view: dict[str, Any]) -> set[tuple[int, int]]:
-    """The cells where the pending placement may go (the view's ``placement_cells``)."""
-    if view.get("phase") not in ("place_frontier", "place_forest"):
-        return set()
-    return {_cell(c) for c in view.get("placement_cells") or []}
+INFO_H = 8 + 2 * 22 + 22 + max(CELL_H - GAP + 30, 24 + 3 * 21) + 6
+"""The last panel block always keeps room for two lines of Items played, the turn so far and
+a drawn card or a trade, so the picture does not change size when one comes or goes."""
 
 
-def _played_lines(view: dict[str, Any]) -> list[str]:
-    """The Items played so far (public once played), wrapped for the side panel."""
+def _card_h() -> int:
+    """Height of a card drawn in the panel."""
+    return CELL_H - GAP
+
+
+def _played_lines(view: dict[str, Any], width: int) -> list[str]:
+    """The Items played so far (public once played), wrapped for the panel."""
     discard = view.get("discard") or {}
     if not discard:
         return []
     played = ", ".join(f"{ITEM_WORDS.get(k, k)} {n}" for k, n in discard.items())
-    return sp.wrap(f"Items played: {played}", 14, PANEL_W - 24)[:2]
+    return sp.wrap(f"Items played: {played}", F, width)[:2]
 
 
-def _movement_line(view: dict[str, Any]) -> str:
+def _movement_line(view: dict[str, Any], width: int) -> str:
     """The active player's turn so far in a few words (empty when there is nothing to say)."""
     if view.get("finished") or not view.get("active"):
         return ""
@@ -512,18 +708,18 @@ def _movement_line(view: dict[str, Any]) -> str:
     if m.get("bleina_used"):
         parts.append("Bleina used")
     if m.get("free_bleina"):
-        parts.append("free Bleina (Flute)")
+        parts.append("free Bleina")
     if view.get("extra_turns"):
-        parts.append(f"extra turns owed: {view['extra_turns']}")
-    return ("This turn: " + ", ".join(parts)) if parts else ""
+        parts.append(f"extra turns: {view['extra_turns']}")
+    return sp.ellipsize("This turn: " + ", ".join(parts), F, width) if parts else ""
 
 
-def _trade_lines(view: dict[str, Any], names: dict[str, str]) -> list[str]:
-    """The trade's terms wrapped for the side panel (at most three lines)."""
+def _trade_lines(view: dict[str, Any], names: dict[str, str], width: int) -> list[str]:
+    """The trade's terms wrapped for the panel (at most three lines)."""
     terms = _plain(str((view.get("trade") or {}).get("terms", "")), names)
-    lines = sp.wrap(terms, 14, PANEL_W - 24)
+    lines = sp.wrap(terms, F, width)
     if len(lines) > 3:
-        lines = [*lines[:2], sp.ellipsize(" ".join(lines[2:]), 14, PANEL_W - 24)]
+        lines = [*lines[:2], sp.ellipsize(" ".join(lines[2:]), F, width)]
     return lines
 
 
@@ -540,3 +736,92 @@ def _drawn_card(view: dict[str, Any]) -> tuple[str, tuple[str, ...], bool, str |
         card.get("fragment"),
         _kind(str(card["key"])),
     )
+
+
+# --- change marks ----------------------------------------------------------------------------
+
+
+def _ring(cv: _Canvas, box: Box, pad: int = 3) -> None:
+    x0, y0, x1, y1 = box[0] - pad, box[1] - pad, box[2] + pad - 1, box[3] + pad - 1
+    cv.draw.ellipse((x0 - 1, y0 - 1, x1 + 1, y1 + 1), outline=sp.BLACK, width=5)
+    cv.draw.ellipse((x0, y0, x1, y1), outline=sp.HILITE, width=3)
+
+
+def _frame(cv: _Canvas, box: Box, pad: int = 0) -> None:
+    """A white frame with a black edge drawn just outside ``box`` (grown by ``pad``)."""
+    x0, y0, x1, y1 = box[0] - pad - 4, box[1] - pad - 4, box[2] + pad + 3, box[3] + pad + 3
+    cv.draw.rectangle((x0, y0, x1, y1), outline=sp.BLACK, width=4)
+    cv.draw.rectangle((x0 + 1, y0 + 1, x1 - 1, y1 - 1), outline=sp.HILITE, width=2)
+
+
+def _trail(cv: _Canvas, start: tuple[int, int], end: tuple[int, int]) -> None:
+    """Where a piece came from: a dot on its old cell and a line to where it is now."""
+    cv.draw.line((*start, *end), fill=sp.BLACK, width=5)
+    cv.draw.line((*start, *end), fill=sp.HILITE, width=2)
+    sx, sy = start
+    cv.draw.ellipse((sx - 7, sy - 7, sx + 7, sy + 7), fill=sp.HILITE, outline=sp.BLACK, width=2)
+
+
+def _draw_trails(cv: _Canvas, view: dict[str, Any], lay: Layout, ch: Changes) -> None:
+    """Lines from where moved pieces came from to the cells they reached, under the pieces."""
+    cw, chh = CELL_W - GAP, CELL_H - GAP
+
+    def centre(cell: tuple[int, int], low: bool = False) -> tuple[int, int]:
+        ox, oy = lay.origin(*cell)
+        return ox + cw // 2, oy + (chh - AVATAR // 2 - 6 if low else chh // 2)
+
+    at = {p["id"]: (p["x"], p["y"]) for p in view["players"]}
+    for pid, was in sorted(ch.moved.items()):
+        if pid in at:
+            _trail(cv, centre(was), centre(at[pid], True))
+    for cell, was in sorted(ch.bleina_arrivals.items()):
+        if was is not None:
+            _trail(cv, centre(was), centre(cell, True))
+
+
+def _centre(box: Box) -> tuple[int, int]:
+    return (box[0] + box[2]) // 2, (box[1] + box[3]) // 2
+
+
+def _draw_marks(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, ch: Changes) -> None:
+    cw, chh = CELL_W - GAP, CELL_H - GAP
+
+    arrived: dict[tuple[int, int], int] = {}
+    for cell in ch.bleina_arrivals:
+        arrived[cell] = arrived.get(cell, 0) + 1
+    for cell in sorted(ch.new_cards):
+        ox, oy = lay.origin(*cell)
+        _frame(cv, (ox, oy, ox + cw, oy + chh), -3)
+    for pid in sorted(ch.moved):
+        if pid in spots.tokens:
+            _ring(cv, spots.tokens[pid])
+    for cell, n in sorted(arrived.items()):
+        for box in spots.bleinas.get(cell, [])[-n:]:
+            _frame(cv, box)
+    for cell, n in sorted(ch.markers.items()):
+        for box in spots.markers.get(cell, [])[-n:]:
+            _frame(cv, box, -1)
+    for pid in sorted(ch.emeralds):
+        if pid in spots.emeralds:
+            _frame(cv, spots.emeralds[pid])
+    for pid in sorted(ch.items):
+        if pid in spots.items:
+            _frame(cv, spots.items[pid])
+    for pid, keys in sorted({**ch.fragments_won}.items()):
+        for key in sorted(keys):
+            if (pid, key) in spots.fragments:
+                _frame(cv, spots.fragments[(pid, key)], -1)
+    for pid, keys in sorted(ch.fragments_lost.items()):
+        for key in sorted(keys):
+            if (pid, key) in spots.fragments:
+                _frame(cv, spots.fragments[(pid, key)], -1)
+    if ch.bank and spots.bank is not None:
+        _frame(cv, spots.bank)
+    for key in sorted(ch.reliquary):
+        if key in spots.reliquary:
+            _frame(cv, spots.reliquary[key])
+    for key in sorted(ch.decks):
+        if key in spots.decks:
+            _frame(cv, spots.decks[key])
+    if ch.played and spots.played is not None:
+        _frame(cv, spots.played)

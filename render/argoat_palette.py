@@ -3,16 +3,17 @@
 A picture is drawn in RGB (smooth text and shapes) and then mapped onto one fixed palette,
 which is much faster than an adaptive quantization and keeps the PNG small. The palette is
 learnt once per process from two made-up boards that use every sprite, colour and text
-style of the renderer, so it follows the art when the art changes; it depends on nothing
-but this code, so the same view always gives the same bytes.
+style of the renderer (the change marks included), so it follows the art when the art
+changes; it depends on nothing but this code, so the same view always gives the same bytes.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image
+
+from .memo import memo
 
 COLOURS = ("Red", "Blue", "Green", "Yellow", "Purple")
 FRAGMENTS = ("forge", "world", "sun", "life", "spirits", "magic", "ruler", "moon")
@@ -97,7 +98,7 @@ def swatch_views() -> list[dict[str, Any]]:
         "frontiers": frontiers,
         "forests": forests,
         "bleinas": ["0,0", "1,1"],
-        "decks": {"discovery": 5, "supply": 9, "darkness": 1},
+        "decks_empty": {"discovery": False, "supply": False, "darkness": False},
         "bank": 17,
         "reliquary": {k: i % 3 for i, k in enumerate(FRAGMENTS)},
         "discard": {"staff": 1, "wings": 2},
@@ -127,16 +128,17 @@ def swatch_views() -> list[dict[str, Any]]:
         extra_turns=0,
         players=[dict(p, active=False) for p in players],
     )
-    over["decks"] = {"discovery": 0, "supply": 0, "darkness": 0}
+    over["decks_empty"] = {"discovery": True, "supply": True, "darkness": True}
     return [base, over]
 
 
-@lru_cache(maxsize=1)
+@memo(1)
 def palette() -> Image.Image:
     """The palette image (mode "P") every Argoat picture is mapped onto."""
     from .argoat import draw_board
 
-    boards = [draw_board(v) for v in swatch_views()]
+    base, over = swatch_views()
+    boards = [draw_board(base, previous=over), draw_board(over, previous=base)]
     sheet = Image.new("RGB", (max(b.width for b in boards), sum(b.height for b in boards)))
     y = 0
     for b in boards:

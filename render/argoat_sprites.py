@@ -1,20 +1,25 @@
 """Cached procedural sprites for the Argoat map: fonts, text, cards, tokens and icons.
 
-Every sprite is a pure function of its arguments (all hashable) and is kept in an LRU cache,
-so a board drawn again only pays for pasting. Shapes are drawn at a larger scale and
-shrunk, which gives them smooth edges; text is drawn at its final size.
+Every sprite is a pure function of its arguments (all hashable) and is kept in a thread-safe
+LRU cache (``render.memo``), so a board drawn again only pays for pasting. Shapes are drawn at a
+larger scale and shrunk, which gives them smooth edges; text is drawn at its final size, never
+under ``LABEL`` (18 px) so that it stays readable on a board shown 550 px wide.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from PIL import Image, ImageDraw, ImageFont
+
+from .memo import memo
 
 RGB = tuple[int, int, int]
 
 SS = 3
 """Supersampling factor for shapes."""
+LABEL = 18
+"""The smallest text on the board."""
+HILITE: RGB = (255, 255, 255)
+"""Change marks: white with a black edge (told apart by brightness and shape, not hue)."""
 
 # Palette of the picture.
 BG: RGB = (30, 41, 48)
@@ -97,19 +102,19 @@ def player_ink(colour: str) -> RGB:
     return PLAYER_INK.get(colour, WHITE)
 
 
-@lru_cache(maxsize=32)
+@memo(32)
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """Pillow's built-in scalable font at ``size`` pixels."""
     return ImageFont.load_default(size=size)
 
 
-@lru_cache(maxsize=4096)
+@memo(4096)
 def text_width(text: str, size: int) -> int:
     """Advance width of ``text`` in pixels at ``size``."""
     return int(font(size).getlength(text)) + 1
 
 
-@lru_cache(maxsize=2048)
+@memo(2048)
 def text_sprite(text: str, size: int, colour: RGB, bold: bool = False) -> Image.Image:
     """``text`` as an RGBA image, one line, tightly sized in width, ascent-aligned."""
     f = font(size)
@@ -288,7 +293,7 @@ def _glyph(draw: ImageDraw.ImageDraw, key: str, x: float, y: float, s: float, fi
         draw.ellipse(box(0.34, 0.04, 0.96, 0.66), fill=(0, 0, 0, 0))
 
 
-@lru_cache(maxsize=64)
+@memo(64)
 def fragment_icon(key: str, size: int, lit: bool) -> Image.Image:
     """A Fragment as a small card (RGBA): its colour and symbol when ``lit``, grey otherwise."""
     big = size * SS
@@ -312,7 +317,7 @@ def fragment_icon(key: str, size: int, lit: bool) -> Image.Image:
     return _shrink(img, (size, size))
 
 
-@lru_cache(maxsize=32)
+@memo(32)
 def dragon_icon(size: int) -> Image.Image:
     """The Dragon symbol (RGBA): a red roundel with a white wing."""
     big = size * SS
@@ -323,7 +328,7 @@ def dragon_icon(size: int) -> Image.Image:
     return _shrink(img, (size, size))
 
 
-@lru_cache(maxsize=32)
+@memo(32)
 def emerald_icon(size: int) -> Image.Image:
     """An Emerald (RGBA): a faceted green gem."""
     big = size * SS
@@ -339,7 +344,12 @@ def emerald_icon(size: int) -> Image.Image:
     return _shrink(img, (size, size))
 
 
-@lru_cache(maxsize=32)
+def card_back_mark_px(size: int) -> int:
+    """Font size of the mark on a card back of height ``size``."""
+    return max(LABEL, size * 2 // 3)
+
+
+@memo(32)
 def card_back_icon(size: int, fill: RGB, mark: str) -> Image.Image:
     """A face-down card (RGBA) of colour ``fill`` with a one-character ``mark``."""
     w, h = round(size * 0.74), size
@@ -356,12 +366,32 @@ def card_back_icon(size: int, fill: RGB, mark: str) -> Image.Image:
     )
     img = _shrink(img, (w, h))
     if mark:
-        t = text_sprite(mark, max(13, size * 2 // 3), WHITE, True)
-        img.alpha_composite(t, ((w - t.width) // 2, max(0, (h - t.height) // 2)))
+        t = text_sprite(mark, card_back_mark_px(size), WHITE, True)
+        img.alpha_composite(t, (max(0, (w - t.width) // 2), max(0, (h - t.height) // 2)))
     return img
 
 
-@lru_cache(maxsize=64)
+@memo(16)
+def empty_deck_icon(size: int) -> Image.Image:
+    """The place of an empty deck (RGBA): a dashed card outline."""
+    w, h = round(size * 0.74), size
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    for i in range(0, 2 * (w + h), 6):
+        for a in (i, i + 1, i + 2):
+            if a < w:
+                d.point([(a, 0), (a, h - 1)], fill=(*SLOT, 255))
+            elif a - w < h:
+                d.point([(0, a - w), (w - 1, a - w)], fill=(*SLOT, 255))
+    return img
+
+
+def avatar_letter_px(size: int) -> int:
+    """Font size of the seat letter on an Avatar of ``size``."""
+    return max(LABEL, round(size * 0.62))
+
+
+@memo(64)
 def avatar_icon(colour: str, letter: str, size: int, ring: bool) -> Image.Image:
     """A player's Avatar (RGBA): a disc in the seat colour with the seat letter; ``ring``
     adds a bright halo (the player to act)."""
@@ -381,33 +411,44 @@ def avatar_icon(colour: str, letter: str, size: int, ring: bool) -> Image.Image:
         width=SS * 2,
     )
     img = _shrink(img, (full, full))
-    t = text_sprite(letter, max(13, round(size * 0.62)), player_ink(colour), True)
-    ascent, _ = font(max(13, round(size * 0.62))).getmetrics()
-    bbox_top = font(max(13, round(size * 0.62))).getbbox(letter)[1]
-    glyph_h = ascent - bbox_top
-    img.alpha_composite(t, ((full - t.width) // 2 + 1, (full - glyph_h) // 2 - bbox_top))
+    if letter:
+        fs = avatar_letter_px(size)
+        t = text_sprite(letter, fs, player_ink(colour), True)
+        top = font(fs).getbbox(letter)[1]
+        ascent, _ = font(fs).getmetrics()
+        img.alpha_composite(
+            t, (max(0, (full - t.width) // 2 + 1), max(0, (full - (ascent - top)) // 2 - top))
+        )
     return img
 
 
-@lru_cache(maxsize=64)
+def marker_letter_px(size: int) -> int:
+    """Font size of the seat letter on a Check Marker of ``size`` (0: no letter)."""
+    return LABEL if size >= 20 else 0
+
+
+@memo(64)
 def marker_icon(colour: str, letter: str, size: int) -> Image.Image:
-    """A Check Marker (RGBA): a square in the seat colour with the seat letter."""
+    """A Check Marker (RGBA): a square in the seat colour with the seat letter (from 20 px)."""
     big = size * SS
     img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     d.rounded_rectangle(
-        (0, 0, big - 1, big - 1), SS * 2, fill=(*player_rgb(colour), 255), outline=(*WHITE, 255), width=SS * 2
+        (0, 0, big - 1, big - 1), SS * 2, fill=(*player_rgb(colour), 255), outline=(*WHITE, 255), width=SS
     )
     img = _shrink(img, (size, size))
-    fs = max(13, round(size * 0.7))
-    t = text_sprite(letter, fs, player_ink(colour), False)
-    top = font(fs).getbbox(letter)[1]
-    ascent, _ = font(fs).getmetrics()
-    img.alpha_composite(t, ((size - t.width) // 2 + 1, (size - (ascent - top)) // 2 - top))
+    fs = marker_letter_px(size)
+    if fs and letter:
+        t = text_sprite(letter, fs, player_ink(colour), True)
+        top = font(fs).getbbox(letter)[1]
+        ascent, _ = font(fs).getmetrics()
+        img.alpha_composite(
+            t, (max(0, (size - t.width) // 2 + 1), max(0, (size - (ascent - top)) // 2 - top))
+        )
     return img
 
 
-@lru_cache(maxsize=16)
+@memo(16)
 def marker_slot(size: int, colour: str) -> Image.Image:
     """An empty Check Marker slot (RGBA): a hollow square edged in the seat colour."""
     big = size * SS
@@ -418,7 +459,7 @@ def marker_slot(size: int, colour: str) -> Image.Image:
     return _shrink(img, (size, size))
 
 
-@lru_cache(maxsize=32)
+@memo(32)
 def bleina_icon(size: int) -> Image.Image:
     """A Bleina (RGBA): a cream, horned, woolly beast in profile."""
     big = size * SS
@@ -447,109 +488,100 @@ def bleina_icon(size: int) -> Image.Image:
 # --- cards -----------------------------------------------------------------------------------
 
 
-def _road_layer(size: int, roads: tuple[str, ...], width_frac: float) -> Image.Image:
+def _road_layer(w: int, h: int, roads: tuple[str, ...], width_frac: float) -> Image.Image:
     """Roads from the centre to the named edges (RGBA, supersampled size)."""
-    big = size * SS
-    img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    bw, bh = w * SS, h * SS
+    img = Image.new("RGBA", (bw, bh), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    c = big / 2
-    half = big * width_frac / 2
+    cx, cy = bw / 2, bh / 2
+    half = min(bw, bh) * width_frac / 2
     edge = SS * 2
-    ends = {"N": (c, 0), "S": (c, big), "E": (big, c), "W": (0, c)}
-    for side in roads:
+    ends = {"N": (cx, 0), "S": (cx, bh), "E": (bw, cy), "W": (0, cy)}
+
+    def arm(side: str, inset: float) -> tuple[float, float, float, float]:
         ex, ey = ends[side]
         if side in "NS":
-            box = (c - half, min(c, ey), c + half, max(c, ey))
-        else:
-            box = (min(c, ex), c - half, max(c, ex), c + half)
-        d.rectangle(box, fill=(*ROAD_EDGE, 255))
+            return (cx - half + inset, min(cy, ey), cx + half - inset, max(cy, ey))
+        return (min(cx, ex), cy - half + inset, max(cx, ex), cy + half - inset)
+
     straight = set(roads) in ({"N", "S"}, {"E", "W"})
     hub = 1.7 if len(roads) == 1 else 1.0
-    if roads and not straight:
-        d.ellipse((c - half * hub, c - half * hub, c + half * hub, c + half * hub), fill=(*ROAD_EDGE, 255))
     for side in roads:
-        ex, ey = ends[side]
-        if side in "NS":
-            box = (c - half + edge, min(c, ey), c + half - edge, max(c, ey))
-        else:
-            box = (min(c, ex), c - half + edge, max(c, ex), c + half - edge)
-        d.rectangle(box, fill=(*ROAD, 255))
+        d.rectangle(arm(side, 0), fill=(*ROAD_EDGE, 255))
+    if roads and not straight:
+        r = half * hub
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(*ROAD_EDGE, 255))
+    for side in roads:
+        d.rectangle(arm(side, edge), fill=(*ROAD, 255))
     if roads and not straight:
         r = half * hub - edge
-        d.ellipse((c - r, c - r, c + r, c + r), fill=(*ROAD, 255))
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(*ROAD, 255))
     return img
 
 
 def _card_base(
-    size: int, fill: RGB, edge: RGB, roads: tuple[str, ...], road_frac: float, bg: RGB
+    w: int, h: int, fill: RGB, edge: RGB, roads: tuple[str, ...], road_frac: float, bg: RGB
 ) -> Image.Image:
     """A rounded card of ``fill`` with roads, on ``bg``, supersampled then shrunk (RGB)."""
-    big = size * SS
-    img = Image.new("RGBA", (big, big), (*bg, 255))
+    bw, bh = w * SS, h * SS
+    img = Image.new("RGBA", (bw, bh), (*bg, 255))
     d = ImageDraw.Draw(img)
     d.rounded_rectangle(
-        (0, 0, big - 1, big - 1), big * 0.07, fill=(*fill, 255), outline=(*edge, 255), width=SS * 2
+        (0, 0, bw - 1, bh - 1), min(bw, bh) * 0.07, fill=(*fill, 255), outline=(*edge, 255), width=SS * 2
     )
-    img.alpha_composite(_road_layer(size, roads, road_frac))
-    return _shrink(img.convert("RGB"), (size, size))
+    img.alpha_composite(_road_layer(w, h, roads, road_frac))
+    return _shrink(img.convert("RGB"), (w, h))
 
 
-def name_lines(name: str, width: int) -> tuple[int, list[str]]:
-    """The font size and lines for a card name that fit ``width`` in at most three lines."""
-    for size in (17, 16, 15, 14, 13):
-        lines = wrap(name, size, width)
-        if len(lines) <= 2 and all(text_width(line, size) <= width for line in lines):
-            return size, lines
-    for size in (15, 14, 13):
-        lines = wrap(name, size, width)
-        if len(lines) <= 3 and all(text_width(line, size) <= width for line in lines):
-            return size, lines
-    return 13, wrap(name, 13, width)
+NAME_LINE = 19
+"""Line pitch of card names (18 px text)."""
 
 
-def _plate(
-    img: Image.Image, lines: list[str], size: int, cx: int, top: int, fill: RGB, edge: RGB, ink: RGB
-) -> int:
-    """Draw centred ``lines`` on a rounded plate; return the plate's bottom."""
-    f = font(size)
-    ascent, descent = f.getmetrics()
-    line_h = ascent + descent - 2
-    w = max(text_width(line, size) for line in lines) + 10
-    h = line_h * len(lines) + 6
+def name_lines(name: str, width: int) -> list[str]:
+    """A card name broken into lines no wider than ``width`` at 18 px (a long word stays whole)."""
+    return wrap(name, LABEL, width)
+
+
+def _plate(img: Image.Image, lines: list[str], cx: int, top: int, fill: RGB, edge: RGB, ink: RGB) -> int:
+    """Draw centred 18 px ``lines`` on a rounded plate; return the plate's bottom."""
+    w = min(img.width - 2, max(text_width(line, LABEL) for line in lines) + 8)
+    h = NAME_LINE * len(lines) + 5
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((cx - w // 2, top, cx - w // 2 + w, top + h), 5, fill=fill, outline=edge, width=1)
-    y = top + 3
+    y = top + 1
     for line in lines:
-        t = text_sprite(line, size, ink, False)
+        t = text_sprite(line, LABEL, ink, False)
         img.paste(t, (cx - t.width // 2, y), t)
-        y += line_h
+        y += NAME_LINE
     return top + h
 
 
-@lru_cache(maxsize=128)
+CARD_ICON = 20
+PLATE_TOP = 25
+"""Where a card's name plate starts (under the cell name and the corner icons)."""
+
+
+@memo(128)
 def frontier_card(
-    name: str, roads: tuple[str, ...], dragon: bool, fragment: str | None, kind: str, size: int
+    name: str, roads: tuple[str, ...], dragon: bool, fragment: str | None, kind: str, w: int, h: int
 ) -> Image.Image:
     """A face-up Frontier card (RGB on the map background): its roads, its name on a plate,
     the Dragon symbol top right and the Fragment it gives beside it."""
     fill = TOWN if kind == "town" else TRAIL if kind == "trail" else PARCHMENT
-    img = _card_base(size, fill, CARD_EDGE, roads, 0.17, BG)
-    icon = max(18, size // 6)
-    right = size - 5
+    img = _card_base(w, h, fill, CARD_EDGE, roads, 0.17, BG)
+    right = w - 4
     if dragon:
-        di = dragon_icon(icon)
-        img.paste(di, (right - icon, 5), di)
-        right -= icon + 3
+        di = dragon_icon(CARD_ICON)
+        img.paste(di, (right - CARD_ICON, 3), di)
+        right -= CARD_ICON + 2
     if fragment:
-        fi = fragment_icon(fragment, icon, True)
-        img.paste(fi, (right - icon, 5), fi)
-    fs, lines = name_lines(name, size - 14)
-    top = max(icon + 9, round(size * 0.24))
-    _plate(img, lines, fs, size // 2, top, PLATE, CARD_EDGE, INK)
+        fi = fragment_icon(fragment, CARD_ICON, True)
+        img.paste(fi, (right - CARD_ICON, 3), fi)
+    _plate(img, name_lines(name, w - 12), w // 2, PLATE_TOP, PLATE, CARD_EDGE, INK)
     return img
 
 
-def _trees(d: ImageDraw.ImageDraw, big: int) -> None:
+def _trees(d: ImageDraw.ImageDraw, bw: int, bh: int) -> None:
     spots = [
         (0.18, 0.30, 0.16),
         (0.82, 0.32, 0.15),
@@ -561,7 +593,7 @@ def _trees(d: ImageDraw.ImageDraw, big: int) -> None:
         (0.70, 0.12, 0.11),
     ]
     for fx, fy, fr in spots:
-        x, y, r = fx * big, fy * big, fr * big
+        x, y, r = fx * bw, fy * bh, fr * min(bw, bh)
         d.polygon(
             [(x, y - r * 1.2), (x + r * 0.8, y + r * 0.6), (x - r * 0.8, y + r * 0.6)],
             fill=(*FOREST_LIGHT, 255),
@@ -569,103 +601,102 @@ def _trees(d: ImageDraw.ImageDraw, big: int) -> None:
         d.rectangle((x - r * 0.12, y + r * 0.6, x + r * 0.12, y + r), fill=(*FOREST_DARK, 255))
 
 
-@lru_cache(maxsize=64)
-def forest_card(roads: tuple[str, ...], content: str | None, size: int) -> Image.Image:
+@memo(64)
+def forest_card(roads: tuple[str, ...], content: str | None, w: int, h: int) -> Image.Image:
     """A Dark Forest (RGB on the map background): face down (``content`` None) with trees,
-    or flipped to Eden or Hollow; its single road shown."""
-    big = size * SS
+    or flipped to Eden or Hollow (then named on a plate); its single road shown."""
+    bw, bh = w * SS, h * SS
     if content is None:
-        fill, edge, road_frac = FOREST, FOREST_DARK, 0.12
+        fill, edge = FOREST, FOREST_DARK
     elif content == "Eden":
-        fill, edge, road_frac = EDEN, EDEN_EDGE, 0.12
+        fill, edge = EDEN, EDEN_EDGE
     else:
-        fill, edge, road_frac = HOLLOW, (80, 74, 66), 0.12
-    img = Image.new("RGBA", (big, big), (*BG, 255))
+        fill, edge = HOLLOW, (80, 74, 66)
+    img = Image.new("RGBA", (bw, bh), (*BG, 255))
     d = ImageDraw.Draw(img)
     d.rounded_rectangle(
-        (0, 0, big - 1, big - 1), big * 0.07, fill=(*fill, 255), outline=(*edge, 255), width=SS * 3
+        (0, 0, bw - 1, bh - 1), min(bw, bh) * 0.07, fill=(*fill, 255), outline=(*edge, 255), width=SS * 3
     )
     if content is None:
-        _trees(d, big)
+        _trees(d, bw, bh)
     elif content == "Eden":
         for fx, fy in ((0.2, 0.25), (0.8, 0.22), (0.15, 0.78), (0.85, 0.8), (0.5, 0.9)):
-            r = big * 0.045
-            x, y = fx * big, fy * big
+            r = min(bw, bh) * 0.045
+            x, y = fx * bw, fy * bh
             for ox, oy in ((0, -r), (r, 0), (0, r), (-r, 0)):
                 d.ellipse(
                     (x + ox - r * 0.8, y + oy - r * 0.8, x + ox + r * 0.8, y + oy + r * 0.8),
                     fill=(236, 120, 160, 255),
                 )
             d.ellipse((x - r * 0.6, y - r * 0.6, x + r * 0.6, y + r * 0.6), fill=(*GOLD, 255))
-    img.alpha_composite(_road_layer(size, roads, road_frac))
-    img = _shrink(img.convert("RGB"), (size, size))
-    if content is None:
-        label, ink, plate, pedge = ["Dark Forest"], FOREST_TEXT, FOREST_DARK, FOREST_LIGHT
-    elif content == "Eden":
-        label, ink, plate, pedge = ["EDEN"], INK, PLATE, EDEN_EDGE
-    else:
-        label, ink, plate, pedge = ["Hollow"], INK, (200, 192, 180), (80, 74, 66)
-    fs = 15 if text_width(label[0], 15) <= size - 14 else 13
-    ascent, descent = font(fs).getmetrics()
-    _plate(img, label, fs, size // 2, round(size * 0.5) - (ascent + descent + 4) // 2, plate, pedge, ink)
-    return img
+    img.alpha_composite(_road_layer(w, h, roads, 0.12))
+    out = _shrink(img.convert("RGB"), (w, h))
+    if content is not None:
+        label, ink, plate, pedge = (
+            ("EDEN", INK, PLATE, EDEN_EDGE)
+            if content == "Eden"
+            else ("Hollow", INK, (200, 192, 180), (80, 74, 66))
+        )
+        _plate(out, [label], w // 2, PLATE_TOP, plate, pedge, ink)
+    return out
 
 
-@lru_cache(maxsize=128)
-def coord_tag(text: str, size: int, highlight: bool) -> Image.Image:
-    """A cell's coordinates ``x,y`` as a small dark tag (RGBA)."""
-    t = text_sprite(text, size, GOLD if highlight else WHITE, False)
-    f = font(size)
+@memo(128)
+def coord_tag(text: str, highlight: bool = False) -> Image.Image:
+    """A cell's coordinates ``x,y`` as a small dark tag (RGBA), 18 px text."""
+    t = text_sprite(text, LABEL, GOLD if highlight else WHITE, False)
+    f = font(LABEL)
     top = f.getbbox("0")[1]
     ascent, _ = f.getmetrics()
     h = ascent - top + 6
-    img = Image.new("RGBA", (t.width + 6, h), (0, 0, 0, 0))
-    ImageDraw.Draw(img).rounded_rectangle((0, 0, img.width - 1, h - 1), 4, fill=(30, 30, 34, 215))
-    img.alpha_composite(t, (3, 3 - top))
+    img = Image.new("RGBA", (t.width + 5, h), (0, 0, 0, 0))
+    ImageDraw.Draw(img).rounded_rectangle((0, 0, img.width - 1, h - 1), 4, fill=(30, 30, 34, 225))
+    img.alpha_composite(t, (2, 3 - top))
     return img
 
 
-@lru_cache(maxsize=64)
-def empty_slot(text: str, size: int, strong: bool) -> Image.Image:
+@memo(64)
+def empty_slot(text: str, w: int, h: int, strong: bool) -> Image.Image:
     """An empty cell where a card may be placed (RGB on the map background): a dashed outline
     with the cell's coordinates in the middle."""
-    img = Image.new("RGB", (size, size), BG)
+    img = Image.new("RGB", (w, h), BG)
     d = ImageDraw.Draw(img)
     colour = GOLD if strong else SLOT
     dash, gap = 8, 6
-    for i in range(0, size, dash + gap):
-        j = min(size - 1, i + dash)
-        d.line([(i, 0), (j, 0)], fill=colour, width=2)
-        d.line([(i, size - 2), (j, size - 2)], fill=colour, width=2)
-        d.line([(0, i), (0, j)], fill=colour, width=2)
-        d.line([(size - 2, i), (size - 2, j)], fill=colour, width=2)
-    fs = 16 if size >= 110 else 14
-    t = text_sprite(text, fs, colour, strong)
-    img.paste(t, ((size - t.width) // 2, (size - t.height) // 2), t)
+    for i in range(0, max(w, h), dash + gap):
+        if i < w:
+            j = min(w - 1, i + dash)
+            d.line([(i, 0), (j, 0)], fill=colour, width=2)
+            d.line([(i, h - 2), (j, h - 2)], fill=colour, width=2)
+        if i < h:
+            j = min(h - 1, i + dash)
+            d.line([(0, i), (0, j)], fill=colour, width=2)
+            d.line([(w - 2, i), (w - 2, j)], fill=colour, width=2)
+    t = text_sprite(text, LABEL, colour, strong)
+    img.paste(t, ((w - t.width) // 2, (h - t.height) // 2), t)
     return img
 
 
-@lru_cache(maxsize=4)
+@memo(4)
 def compass(size: int) -> Image.Image:
-    """A compass rose (RGBA) with the direction tokens N, E, S, W used by ``move``."""
+    """A compass rose (RGBA) with the direction tokens N, E, S, W used by ``move`` (18 px)."""
     big = size * SS
     img = Image.new("RGBA", (big, big), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     c = big / 2
-    arm, w = big * 0.30, big * 0.07
+    arm, w = big * 0.26, big * 0.07
     for (dx, dy), fill in (((0, -1), GOLD), ((1, 0), MUTED), ((0, 1), MUTED), ((-1, 0), MUTED)):
         tip = (c + dx * arm, c + dy * arm)
         left = (c - dy * w, c + dx * w)
         right = (c + dy * w, c - dx * w)
         d.polygon([tip, left, (c, c), right], fill=(*fill, 255))
     img = _shrink(img, (size, size))
-    fs = 13 if size < 60 else 14
-    f = font(fs)
+    f = font(LABEL)
     top = f.getbbox("N")[1]
     ascent, _ = f.getmetrics()
     gh = ascent - top
     for letter, (px, py) in (("N", (0.5, 0.0)), ("S", (0.5, 1.0)), ("E", (1.0, 0.5)), ("W", (0.0, 0.5))):
-        t = text_sprite(letter, fs, GOLD if letter == "N" else TEXT, letter == "N")
+        t = text_sprite(letter, LABEL, GOLD if letter == "N" else TEXT, letter == "N")
         x = round(px * (size - t.width))
         y = round(py * (size - gh)) - top
         img.alpha_composite(t, (max(0, x), max(0, y)))

@@ -24,7 +24,9 @@ hypothesis_settings.load_profile("repeatable")
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
-    return Settings(token="test-token", database_path=tmp_path / "data" / "games.db")
+    return Settings(
+        token="test-token", database_path=tmp_path / "data" / "games.db", ai_workers=0, ai_budget=0.05
+    )
 
 
 class Seeds:

@@ -165,7 +165,7 @@ async def put_game(bot: Any, channel_id: int, game: Game) -> None:
     """Make ``game`` (a position built for a test) the channel's running game, stored like any
     state of the table; post it with ``/game board`` afterwards."""
     table = await bot.host.current(channel_id)
-    record = table.record.evolve(state=game.to_json(), deadline=bot.host._deadline(game))
+    record = bot.host.schedule(table.record.evolve(state=game.to_json()), game)
     await bot.host.store.save(
         record, actor="test", action={"type": "test-setup"}, summary="", now=discord.utils.utcnow()
     )

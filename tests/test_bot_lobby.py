@@ -41,7 +41,7 @@ async def test_game_new_opens_a_lobby_with_host_in_first_seat(world, simcord_bot
     lobby = await open_lobby(w)
     assert "**Pebbles** table #1 is open" in lobby.content
     assert f"1. {w.alice.mention} (host)" in lobby.content
-    assert labels(lobby) == ["Join", "Leave", "Start"]
+    assert labels(lobby) == ["Join", "Leave", "Start", "Add bot"]
     assert w.channel.last_message.id == lobby.id
     table = await simcord_bot.host.current(w.channel.id)
     assert table.record.status == "lobby" and table.record.seats == (str(w.alice.id),)
@@ -122,7 +122,11 @@ async def test_start_rules_host_only_and_enough_players(world, simcord_bot):
     w = world
     lobby = await open_lobby(w)
     r = await w.alice.click(lobby, label="Start")
-    assert_responded(r, content="Pebbles needs at least 2 players; 1 seated.", ephemeral=True)
+    assert_responded(
+        r,
+        content="Pebbles needs at least 2 players; 1 seated (press **Add bot** to fill a seat).",
+        ephemeral=True,
+    )
     await w.bob.click(lobby, label="Join")
     r = await w.bob.click(lobby, label="Start")
     assert r.response.ephemeral and content_of(r).startswith("Only the host")
@@ -132,8 +136,8 @@ async def test_start_rules_host_only_and_enough_players(world, simcord_bot):
     turn = w.channel.last_message
     assert turn.id != lobby.id and f"▶ {w.alice.mention}" in turn.content
     assert turn.mentions and turn.mentions[0].id == w.alice.id  # the first player is pinged
-    r = await w.bob.slash(w.channel, "game leave")
-    assert r.response.ephemeral and "can't leave" in content_of(r)
+    r = await w.bob.slash(w.channel, "game leave")  # during a game: asks before an AI takes the seat
+    assert r.response.ephemeral and "An AI (normal) takes your seat" in content_of(r)
     r = await w.carol.slash(w.channel, "game join")
     assert r.response.ephemeral and "already started" in content_of(r)
     r = await w.alice.slash(w.channel, "game start")
@@ -178,7 +182,7 @@ async def test_board_reposts_the_lobby_and_retires_the_old_message(world, simcor
     lobby = await open_lobby(w)
     r = await w.bob.slash(w.channel, "game board")
     assert not r.response.ephemeral and r.response.id != lobby.id
-    assert labels(r.response) == ["Join", "Leave", "Start"] and lobby.components == []
+    assert labels(r.response) == ["Join", "Leave", "Start", "Add bot"] and lobby.components == []
     r2 = await w.bob.click(r.response, label="Join")
     assert r2.response.id == r.response.id
     assert (await simcord_bot.host.current(w.channel.id)).record.message_id == r.response.id

@@ -43,8 +43,11 @@ async def test_a_whole_game_through_buttons(world, simcord_bot):
         assert f"▶ {order[moves % 2].mention}" in latest.content
         turn = latest
     assert moves == 5
-    assert f"{w.alice.mention} wins." in latest.content and "Scores:" in latest.content
-    assert latest.components == []
+    assert (
+        f"{w.alice.mention} wins." in latest.content
+        and f"🥇 {w.alice.mention}: 3 points — winner" in latest.content
+    )
+    assert labels(latest) == ["Rematch"]
     table = (await simcord_bot.host.store.tables())[0]
     assert table.status == "finished"
     r = await w.alice.slash(w.channel, "game log")

@@ -10,6 +10,8 @@ import pytest
 from bot.engine.registry import GameRegistry
 from bot.store import Store
 from bot.tables import OutOfDate, TableError, TableHost
+from bot.tending import Tender
+from bot.thinking import Thinker
 from tests.pebbles import Pebbles
 
 CH = 100
@@ -105,22 +107,24 @@ async def test_failed_save_leaves_store_and_live_game_as_before(host, monkeypatc
 
 
 async def test_timeout_is_applied_only_after_the_deadline(host):
-    outcome = await open_and_start(host, options="timer=60")
+    outcome = await open_and_start(host, options="timer=60 clock=0")
     record = outcome.table.record
+    tender = Tender(host, Thinker(workers=0))
     assert record.deadline == host._clock.now + timedelta(seconds=60)
     assert await host.due() == []
-    assert await host.expire(CH, record.id, record.version) is None
+    assert await tender.tend(CH, record.id) == []
     host._clock.now += timedelta(seconds=61)
     due = await host.due()
     assert [r.id for r in due] == [record.id]
-    result = await host.expire(CH, record.id, record.version)
-    assert result is not None and result.turn_changed
+    results = await tender.tend(CH, record.id)
+    assert len(results) == 1 and results[0].turn_changed
     assert (await host.current(CH)).game.to_json()["pile"] == 9
+    assert await tender.tend(CH, record.id) == []  # the timeout was applied once
 
 
 async def test_close_waits_for_the_action_in_progress_then_refuses_new_ones(host):
     await open_and_start(host)
-    lock = host._lock(CH)
+    lock = host.lock(CH)
     await lock.acquire()  # an action is in progress
     closing = asyncio.create_task(host.close())
     await asyncio.sleep(0.05)

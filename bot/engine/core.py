@@ -60,6 +60,9 @@ class Prompt:
     ``others_label`` names that chance for a button ("Time Machine").
     ``private`` means the decider's legal actions reveal that player's secrets (e.g. which
     Items they hold), so the UI shows them only to that player, never on a public message.
+    ``timeout`` (seconds) asks the host to apply :data:`TIMEOUT` when nobody acts in time;
+    consecutive prompts with the same non-empty ``timer_key`` share one running timeout (e.g. a
+    wait that goes on while some of the awaited players answer).
     """
 
     player: str | None
@@ -68,6 +71,7 @@ class Prompt:
     others_label: str = ""
     timeout: int | None = None
     private: bool = False
+    timer_key: str = ""
 
     def deciders(self) -> tuple[str, ...]:
         """Every player who may act at this moment, the main decider first."""
@@ -96,15 +100,33 @@ class Event:
 
 @dataclass(frozen=True)
 class Result:
-    """The final outcome: winners (empty if nobody won, e.g. an Alien victory), scores, summary."""
+    """The final outcome: winners (empty if nobody won, e.g. an Alien victory), scores, summary.
+
+    ``ranking`` lists every player best first, ties broken by the game's rules (empty: by
+    winners, then score); ``details`` says per player what decided ties (e.g. "3 activations").
+    """
 
     winners: tuple[str, ...]
     scores: dict[str, int]
     text: str
+    ranking: tuple[str, ...] = ()
+    details: dict[str, str] = field(default_factory=dict)
+
+    def ranked(self) -> list[str]:
+        """Every player best first (the engine's ranking, else winners first, then by score)."""
+        if self.ranking:
+            return list(self.ranking)
+        return sorted(self.scores, key=lambda p: (p not in self.winners, -self.scores[p]))
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-safe dict of this result."""
-        return {"winners": list(self.winners), "scores": dict(self.scores), "text": self.text}
+        return {
+            "winners": list(self.winners),
+            "scores": dict(self.scores),
+            "text": self.text,
+            "ranking": self.ranked(),
+            "details": dict(self.details),
+        }
 
 
 @dataclass(frozen=True)

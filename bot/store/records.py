@@ -35,8 +35,16 @@ class TableRecord:
     version: int
     message_id: int | None
     deadline: datetime | None
+    """The next moment the table needs attention without a player (a clock, a reminder, a bot's
+    move, a prompt timeout); None if nothing is scheduled."""
     created_at: datetime
     updated_at: datetime
+    meta: dict[str, Any] = field(default_factory=dict)
+    """The host's bookkeeping (JSON): seat holders, table settings, the decision clock, pause."""
+    awaiting: tuple[str, ...] = ()
+    """Who the table waits for now (Discord user ids of the deciding seats' holders)."""
+    rev: int = 1
+    """Bumped by every write (``version`` only by changes to the table itself); writes check it."""
 
     @property
     def is_open(self) -> bool:

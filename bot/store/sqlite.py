@@ -65,11 +65,19 @@ MIGRATIONS: list[str] = [
     """
     CREATE INDEX tables_by_channel ON tables (channel_id, id);
     """,
+    # 3: the async table: host bookkeeping, who is awaited, a write counter, turns in the log
+    """
+    ALTER TABLE tables ADD COLUMN meta TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE tables ADD COLUMN awaiting TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE tables ADD COLUMN rev INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE events ADD COLUMN turn INTEGER;
+    CREATE INDEX tables_by_status ON tables (status, guild_id);
+    """,
 ]
 
 _COLUMNS = (
     "id, guild_id, channel_id, game, status, host_id, seats, options, seed, state, version, "
-    "message_id, deadline, created_at, updated_at"
+    "message_id, deadline, created_at, updated_at, meta, awaiting, rev"
 )
 
 
@@ -90,6 +98,9 @@ def _record(row: tuple[Any, ...]) -> TableRecord:
         deadline=datetime.fromisoformat(row[12]) if row[12] else None,
         created_at=datetime.fromisoformat(row[13]),
         updated_at=datetime.fromisoformat(row[14]),
+        meta=json.loads(row[15]),
+        awaiting=tuple(json.loads(row[16])),
+        rev=row[17],
     )
 
 
@@ -231,27 +242,30 @@ class SqliteStore:
         options: dict[str, Any],
         seed: int,
         now: datetime,
+        seats: tuple[str, ...] | None = None,
+        meta: dict[str, Any] | None = None,
     ) -> TableRecord:
-        """A new lobby with the host in the first seat; StoreConflict if the channel has one."""
+        """A new lobby (seats: the host alone unless given); StoreConflict if the channel has one."""
         stamp = now.isoformat()
 
         def body(conn: sqlite3.Connection) -> TableRecord:
             try:
                 cur = conn.execute(
                     "INSERT INTO tables (guild_id, channel_id, game, status, host_id, seats, "
-                    "options, seed, state, version, created_at, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 1, ?, ?)",
+                    "options, seed, state, version, created_at, updated_at, meta) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, 1, ?, ?, ?)",
                     (
                         guild_id,
                         channel_id,
                         game,
                         LOBBY,
                         host_id,
-                        json.dumps([host_id]),
+                        json.dumps(list(seats or (host_id,))),
                         json.dumps(options),
                         seed,
                         stamp,
                         stamp,
+                        json.dumps(meta or {}),
                     ),
                 )
             except sqlite3.IntegrityError as exc:
@@ -274,12 +288,21 @@ class SqliteStore:
         return await self._write(body, "the new table")
 
     async def save(
-        self, record: TableRecord, *, actor: str, action: dict[str, Any], summary: str, now: datetime
+        self,
+        record: TableRecord,
+        *,
+        actor: str,
+        action: dict[str, Any],
+        summary: str,
+        now: datetime,
+        turn: int | None = None,
     ) -> TableRecord:
         """Store ``record`` as the next version and log ``action``, in one transaction.
 
-        ``record.version`` is the version it was read at; StoreConflict if the row moved on,
-        StoreError if the database could not be written (nothing was saved then).
+        ``record.rev`` is the revision it was read at; StoreConflict if the row moved on,
+        StoreError if the database could not be written (nothing was saved then). ``turn`` is the
+        game turn the action was taken in, kept with the log row. The message id is not written
+        here (see :meth:`set_message`).
         """
         stamp = now.isoformat()
         new_version = record.version + 1
@@ -290,31 +313,56 @@ class SqliteStore:
             json.dumps(record.options),
             json.dumps(record.state) if record.state is not None else None,
             new_version,
-            record.message_id,
             record.deadline.isoformat() if record.deadline else None,
             stamp,
+            json.dumps(record.meta),
+            json.dumps(list(record.awaiting)),
+            record.rev + 1,
             record.id,
-            record.version,
+            record.rev,
         )
-        entry = (record.id, new_version, record.channel_id, actor, json.dumps(action), summary, stamp)
+        entry = (record.id, new_version, record.channel_id, actor, json.dumps(action), summary, stamp, turn)
 
         def body(conn: sqlite3.Connection) -> None:
             cur = conn.execute(
                 "UPDATE tables SET status = ?, host_id = ?, seats = ?, options = ?, state = ?, "
-                "version = ?, message_id = ?, deadline = ?, updated_at = ? "
-                "WHERE id = ? AND version = ?",
+                "version = ?, deadline = ?, updated_at = ?, meta = ?, awaiting = ?, rev = ? "
+                "WHERE id = ? AND rev = ?",
                 params,
             )
             if cur.rowcount != 1:
                 raise StoreConflict(f"Table #{record.id} changed since it was read.")
             conn.execute(
-                "INSERT INTO events (table_id, seq, channel_id, actor, action, summary, at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO events (table_id, seq, channel_id, actor, action, summary, at, turn) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 entry,
             )
 
         await self._write(body, f"table #{record.id}")
-        return record.evolve(version=new_version, updated_at=now)
+        return record.evolve(version=new_version, rev=record.rev + 1, updated_at=now)
+
+    async def save_meta(self, record: TableRecord) -> TableRecord:
+        """Store the host's bookkeeping of ``record`` (meta, deadline, awaiting) without a new
+        version of the table: its buttons stay valid. StoreConflict if the row moved on."""
+        params = (
+            json.dumps(record.meta),
+            record.deadline.isoformat() if record.deadline else None,
+            json.dumps(list(record.awaiting)),
+            record.rev + 1,
+            record.id,
+            record.rev,
+        )
+
+        def body(conn: sqlite3.Connection) -> None:
+            cur = conn.execute(
+                "UPDATE tables SET meta = ?, deadline = ?, awaiting = ?, rev = ? WHERE id = ? AND rev = ?",
+                params,
+            )
+            if cur.rowcount != 1:
+                raise StoreConflict(f"Table #{record.id} changed since it was read.")
+
+        await self._write(body, f"table #{record.id}")
+        return record.evolve(rev=record.rev + 1)
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         """Remember which channel message shows the table now (not a game state change)."""
@@ -353,11 +401,34 @@ class SqliteStore:
         return await self._records("WHERE channel_id = ? ORDER BY id", (channel_id,))
 
     async def due_tables(self, now: datetime) -> list[TableRecord]:
-        """Playing tables whose deadline has passed."""
+        """Playing tables whose deadline has passed, the most overdue first."""
         return await self._records(
             "WHERE deadline IS NOT NULL AND deadline <= ? AND status = 'playing' ORDER BY deadline",
             (now.isoformat(),),
         )
+
+    async def awaiting(self, user_id: str, guild_id: int | None = None) -> list[TableRecord]:
+        """Playing tables waiting for ``user_id`` (on one server if ``guild_id`` is given)."""
+        pattern = "%" + json.dumps(user_id) + "%"
+        if guild_id is None:
+            return await self._records("WHERE status = 'playing' AND awaiting LIKE ? ORDER BY id", (pattern,))
+        return await self._records(
+            "WHERE status = 'playing' AND guild_id = ? AND awaiting LIKE ? ORDER BY id", (guild_id, pattern)
+        )
+
+    async def since(
+        self, table_id: int, actor: str, before_turn: int | None = None
+    ) -> list[tuple[int, int | None, str]]:
+        """``(seq, turn, summary)`` of every log row after ``actor``'s last one (in a turn before
+        ``before_turn`` if given; all rows if there is none), oldest first, rows without a public
+        summary left out."""
+        rows = await self.sql(
+            "SELECT seq, turn, summary FROM events WHERE table_id = ? AND summary != '' AND seq > "
+            "COALESCE((SELECT MAX(seq) FROM events WHERE table_id = ? AND actor = ? "
+            "AND (? IS NULL OR turn IS NULL OR turn < ?)), 0) ORDER BY seq",
+            (table_id, table_id, actor, before_turn, before_turn),
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
 
     async def recent_summaries(self, table_id: int, limit: int) -> list[str]:
         """The last ``limit`` public summary lines of a table's log, oldest first."""

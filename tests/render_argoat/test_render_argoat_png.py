@@ -109,7 +109,8 @@ def test_a_different_view_gives_a_different_picture(late_view: dict[str, Any]) -
 
 
 def test_canvas_grows_with_a_long_map(late_view: dict[str, Any]) -> None:
-    """Twenty frontiers in one row and the forests below still fit on the picture."""
+    """Twenty frontiers in one row and the forests below still fit on the picture (the panels
+    then go under the map)."""
     view = copy.deepcopy(late_view)
     for i, f in enumerate(view["frontiers"]):
         f["x"], f["y"], f["at"] = i - 10, 0, f"{i - 10},0"
@@ -121,8 +122,9 @@ def test_canvas_grows_with_a_long_map(late_view: dict[str, Any]) -> None:
     view["bleinas"] = ["-10,0", "9,0"]
     view["bounds"] = {"min_x": -10, "max_x": 9, "min_y": -1, "max_y": 0}
     img = _open(argoat.render_board(view))
-    assert img.width >= 20 * argoat.MIN_CELL + argoat.PANEL_W
-    assert img.height >= 2 * argoat.MIN_CELL
+    assert img.width >= 20 * argoat.CELL_W
+    assert img.height >= 2 * argoat.CELL_H + argoat.PLAYER_H
+    assert not argoat.layout(view).side
 
 
 def test_private_view_renders_like_the_public_one() -> None:
