@@ -273,7 +273,7 @@ async def test_a_played_game_never_shows_a_secret_in_public_messages_or_logs(
             dm_seen[pid] = len(got)
 
     watched = {str(p.id): Watched(p, scan) for p in players}
-    driver = Driver(w.env, bot, w.channel, watched, lively(random.Random(5)))
+    driver = Driver(w.env, bot, w.channel, watched, lively(random.Random(12)))
     kinds: Counter[str] = Counter()
     for _ in range(110):
         action = await driver.step()

@@ -52,6 +52,28 @@ def test_refused_action_changes_nothing(bad):
     assert game.to_json() == before
 
 
+def test_an_internal_error_leaves_the_game_as_it_was(monkeypatch):
+    # an engine bug in the middle of a resolution must not leave a half-applied action behind
+    from bot.engine.argo import resolution
+
+    game = setup(BASE, astronauts={"Yellow-Chief": "N1"}, aliens=["N2"])
+    play(game, "Blue", "move Pilot N1")  # a push decision is pending
+    before = game.to_json()
+    real = resolution.dispatch
+
+    def broken(ctx, root):
+        real(ctx, root)
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(resolution, "dispatch", broken)
+    with pytest.raises(RuntimeError):
+        play(game, "Blue", "push Yellow-Chief N2")  # the kill is resolved, then the bug
+    assert game.to_json() == before
+    monkeypatch.setattr(resolution, "dispatch", real)
+    play(game, "Blue", "push Yellow-Chief N2")
+    assert game.st.scores == [2, 0]
+
+
 def test_wrong_player_and_stranger_are_refused():
     game = setup(BASE)
     before = game.to_json()

@@ -100,6 +100,28 @@ def test_lab_swap_on_a_teleporter_does_not_teleport():
     assert alien_cells(game) == ["N1"]
 
 
+def test_lab_swap_into_a_full_tile_pushes_and_is_offered_only_if_the_push_can_end():
+    # The Astronaut arrives on the Alien's tile first; if it is full he pushes as in a Move.
+    tiles = dict(LAB, E2="Corridor-end W", E1="Corridor-L NE", N1E1="Corridor-end S")
+    del tiles["N2E1"]
+    people = {"Blue-Pilot": "N2", "Yellow-Chief": "E2", "Yellow-Grunt": "E1", "Yellow-Explorer": "N1E1"}
+    game = setup(tiles, astronauts=people, aliens=["E2", "N3"])
+    options = activations(game)
+    # for the Pilot, E2 -> E1 -> N1E1 is a dead end, all full: no swap with the Alien on E2
+    assert "activate Lab Pilot E2" not in options
+    assert "activate Lab Pilot N3" in options
+    # a Yellow Astronaut of the chain frees his own tile (the Alien takes it): the chain ends there
+    assert "activate Lab Yellow-Grunt E2" in options and "activate Lab Yellow-Explorer E2" in options
+    # with room at the end of the chain the swap is offered, and the Chief is pushed out
+    people["Yellow-Explorer"] = "WR"
+    game = setup(tiles, astronauts=people, aliens=["E2", "N3"])
+    assert "activate Lab Pilot E2" in activations(game)
+    play(game, "Blue", "activate Lab Pilot E2")
+    assert where(game, "Blue-Pilot") == "E2"
+    assert where(game, "Yellow-Chief") == "E1"
+    assert where(game, "Yellow-Grunt") == "N1E1"
+
+
 CONTROL = {
     "N1": "Corridor-I NS",
     "N2": "Control-Room NS",
@@ -150,10 +172,42 @@ def test_jump_room_moves_the_activator_twice_as_one_action():
     play(game, "Blue", "activate Jump-Room Grunt")
     assert "move Grunt N2" in notations(game, "Blue")
     play(game, "Blue", "move Grunt N2")
-    assert sorted(notations(game, "Blue")) == ["cancel", "move Grunt N1", "move Grunt N3", "pass"]
     play(game, "Blue", "move Grunt N3")
     assert where(game, "Blue-Grunt") == "N3"
     assert game.view(None)["actions_used"] == 1
+
+
+def test_jump_room_second_move_is_part_of_the_effect_not_optional():
+    # "Activate the Jump Room to Move the Astronaut that Activated it twice."
+    game = setup(JUMP, astronauts={"Blue-Grunt": "N1"})
+    play(game, "Blue", "activate Jump-Room Grunt", "move Grunt N2")
+    assert game.st.pending is not None  # the effect is not over after one Move
+    assert sorted(notations(game, "Blue")) == ["cancel", "move Grunt N1", "move Grunt N3"]
+    assert "pass" not in notations(game, "Blue")
+
+
+def test_jump_room_second_move_is_skipped_only_when_none_exists():
+    # The Grunt jumps into a Teleporter and arrives in the other one, whose only door leads into
+    # a full dead end: no second Move exists, so the effect ends after one Move.
+    tiles = {
+        "N1": "Jump-Room NESW",
+        "N2": "Teleporter NS",
+        "E3": "Teleporter EW",
+        "E2": "Corridor-end E",
+    }
+    game = setup(tiles, astronauts={"Blue-Grunt": "N1", "Yellow-Chief": "E2"})
+    play(game, "Blue", "activate Jump-Room Grunt", "move Grunt N2")
+    assert sorted(notations(game, "Blue")) == ["cancel", "teleport E3", "teleport WR"]
+    events = play(game, "Blue", "teleport E3")
+    assert where(game, "Blue-Grunt") == "E3"
+    assert game.st.pending is None
+    assert any(e.kind == "move" and "no second move" in e.text for e in events)
+    assert game.view(None)["actions_used"] == 1
+    # arriving in the Waking Room instead leaves one second Move (back to N1): it is made
+    game = setup(tiles, astronauts={"Blue-Grunt": "N1", "Yellow-Chief": "E2"})
+    events = play(game, "Blue", "activate Jump-Room Grunt", "move Grunt N2", "teleport WR")
+    assert where(game, "Blue-Grunt") == "N1"
+    assert not any("no second move" in e.text for e in events)
 
 
 def test_jump_room_explorer_moves_two_by_two():
@@ -164,22 +218,39 @@ def test_jump_room_explorer_moves_two_by_two():
 
 LASER = {
     "N1": "Laser NES",
-    "N2": "Corridor-I NS",
-    "E1": "Corridor-I EW",
-    "N1E1": "Corridor-I EW",
-    "E2": "Corridor-I EW",
-    "N1E2": "Corridor-L SW",
+    "N2": "Control-Room EW",  # a Room behind the Laser's north wall (its doors face W and N2E1)
+    "N2E1": "Corridor-L SW",
+    "N1E1": "Corridor-X NESW",
+    "E1": "Corridor-T NEW",
+    "E2": "Corridor-T NEW",
+    "N1E2": "Infirmary ESW",
+    "W1": "Corridor-L NE",
+    "N1W1": "Teleporter NS",
 }
 
 
-def test_laser_kills_an_alien_next_to_any_of_your_astronauts():
-    game = setup(LASER, astronauts={"Blue-Grunt": "N1", "Blue-Robot": "E2"}, aliens=["N1E1", "N2", "N1E2"])
+def test_laser_kills_an_alien_in_a_room_orthogonally_adjacent_to_your_astronauts():
+    # "Activate to kill an Alien in a Room orthogonally adjacent to one of your Astronauts or to
+    # your Robot."
+    game = setup(
+        LASER,
+        astronauts={"Blue-Grunt": "N1", "Blue-Robot": "E2"},
+        aliens=["N2", "N1E2", "N1E1", "N1W1"],
+    )
     options = activations(game)
-    # N1E1 is orthogonally adjacent to N1 (even across a wall), N2 too; N1E2 is next to E2
-    assert sorted(options) == ["activate Laser N1E1", "activate Laser N1E2", "activate Laser N2"]
+    # N2 (Control Room) is next to the Laser across a wall; N1E2 (Infirmary) is next to the
+    # Robot on E2. N1E1 (a Corridor) and N1W1 (a Teleporter) are next to the Laser but not Rooms.
+    assert sorted(options) == ["activate Laser N1E2", "activate Laser N2"]
     play(game, "Blue", "activate Laser N1E2")
-    assert alien_cells(game) == ["N1E1", "N2"]
+    assert alien_cells(game) == ["N1E1", "N1W1", "N2"]
     assert game.st.scores[0] == 1
+
+
+def test_laser_cannot_shoot_aliens_in_corridors_or_teleporters():
+    game = setup(LASER, astronauts={"Blue-Grunt": "N1"}, aliens=["N1E1", "N1W1"])
+    assert activations(game) == []
+    game = setup(LASER, astronauts={"Blue-Grunt": "N1"}, aliens=["N1E1", "N2"])
+    assert activations(game) == ["activate Laser N2"]
 
 
 def test_robot_cannot_fire_the_laser():

@@ -344,13 +344,28 @@ def test_a_dreamt_labous_snowfields_calls_a_bleina_to_the_hill() -> None:
     assert game.state.discovery[-1] == "snowfields"
 
 
-def test_a_dreamt_unmarked_trail_leads_to_any_trail_on_the_map() -> None:
+def test_unmarked_trail_drawn_at_the_hill_of_dreams_is_not_present() -> None:
+    # "If only one Unmarked Trail is present, you are not able to use this Frontier Action":
+    # the trail drawn at the Hill of Dreams is not on the map, so it is not a second one.
     game = scenario({"0,0": "town", "1,0": "hill", "-1,0": "trail_2"})
     setup(game, "ann", emeralds=2)
     stack(game, discovery=["trail_3"])
     act(game, "ann", "move E")
+    events = act(game, "ann", "end pay")
+    assert "dream" in kinds(events) and "trail" not in kinds(events)
+    assert game.state.seat("ann").pos == (1, 0) and game.state.seat("ann").emeralds == 1
+    assert game.state.discovery[-1] == "trail_3"
+    assert game.prompt().player == "bob"
+
+
+def test_unmarked_trail_drawn_at_the_hill_leads_to_any_trail_present() -> None:
+    # two trails on the map: the dreamt trail's action can take you to either
+    game = scenario({"0,0": "town", "1,0": "hill", "-1,0": "trail_2", "0,1": "trail_3"})
+    setup(game, "ann", emeralds=2)
+    stack(game, discovery=["trail_1"])
+    act(game, "ann", "move E")
     act(game, "ann", "end pay")
-    assert notations(game, "ann") == ["end -1,0", "end stay"]
+    assert notations(game, "ann") == ["end -1,0", "end 0,1", "end stay"]
     act(game, "ann", "end -1,0")
     assert game.state.seat("ann").pos == (-1, 0)
 

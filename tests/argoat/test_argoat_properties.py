@@ -72,6 +72,10 @@ def check_invariants(game: ArgoatGame) -> None:
     placed = len(s.frontiers) - 1 + (1 if s.drawn else 0)
     assert placed + len(s.discovery) == len(FRONTIERS) - 1
     assert len(s.forests) + len(s.darkness) == 4
+    for observer, known in s.known_items.items():  # what a player knows another holds is true
+        for holder, keys in known.items():
+            assert keys and observer != holder
+            assert not Counter(keys) - Counter(s.seat(holder).items), (observer, holder, keys)
 
 
 def check_public_view(game: ArgoatGame) -> None:
@@ -151,9 +155,11 @@ def check_caches(game: ArgoatGame) -> None:
     """What the game caches between actions (legal actions, prompts, trade menus, moves,
     placement cells) equals what a fresh copy without any cache computes."""
     fresh = ArgoatGame.from_json(game.to_json())
-    assert fresh.prompt() == game.prompt()
+    clone = game.clone()
+    assert clone.to_json() == game.to_json()
+    assert fresh.prompt() == game.prompt() == clone.prompt()
     for player in game.players:
-        assert fresh.legal_actions(player) == game.legal_actions(player)
+        assert fresh.legal_actions(player) == game.legal_actions(player) == clone.legal_actions(player)
     s = game.state
     for roads in {f.roads for f in FRONTIERS}:
         assert s.frontier_spots(roads) == frontier_spots(s.roads, roads)

@@ -89,7 +89,7 @@ def test_the_public_view_has_what_a_renderer_needs() -> None:
         {"at": "0,3", "x": 0, "y": 3, "roads": ["S"], "flipped": False, "markers": ["Blue"]}
     ]
     assert view["bleinas"] == ["0,0"]
-    assert view["decks"]["darkness"] == 3
+    assert view["decks_empty"] == {"discovery": False, "supply": False, "darkness": False}
     assert view["bank"] + sum(p["emeralds"] for p in view["players"]) == 25
     assert view["reliquary"]["sun"] == 5
     assert view["prompt"]["player"] == "ann"

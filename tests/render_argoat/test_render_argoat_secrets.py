@@ -82,3 +82,20 @@ def test_public_view_has_no_forest_content_before_flipping() -> None:
     game = _secretive_game(3)
     for forest in game.view(None)["forests"]:
         assert ("content" in forest) == forest["flipped"]
+
+
+def test_deck_sizes_are_not_drawn_only_whether_a_deck_is_empty() -> None:
+    # Q6: nobody may count the decks. A twin with shorter (non-empty) decks draws the same
+    # picture; an empty deck is drawn differently ("empty" instead of a card back).
+    game = _secretive_game(4)
+    data = json.loads(json.dumps(game.to_json()))
+    for deck in ("discovery", "supply"):
+        data["state"][deck] = data["state"][deck][:1]
+    twin = type(game).from_json(data)
+    assert game.view(None) == twin.view(None)
+    picture = argoat.render_board(game.view(None))
+    assert picture == argoat.render_board(twin.view(None))
+    data["state"]["supply"] = []
+    emptied = type(game).from_json(data)
+    assert emptied.view(None)["decks_empty"]["supply"] is True
+    assert argoat.render_board(emptied.view(None)) != picture

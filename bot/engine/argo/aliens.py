@@ -27,6 +27,28 @@ def alien_targets(st: State, tile: int, came_from: int | None = None) -> list[in
     return [t for t in station.linked(st, tile) if t != came_from and TILES[t].kind not in ALIEN_FORBIDDEN]
 
 
+def alien_move_feasible(st: State, src: int, dst: int) -> bool:
+    """True if the Alien on ``src`` can move to ``dst``: any push chain it starts can end
+    (mirrors :func:`move_alien`; every Alien is pushed at most once)."""
+    ids = {t: t for t in st.aliens if t != src}
+    return _alien_can_enter(st, src, dst, src, ids, frozenset())
+
+
+def _alien_can_enter(
+    st: State, ident: AlienId, tile: int, came_from: int, ids: dict[int, AlienId], pushed: frozenset[AlienId]
+) -> bool:
+    other = ids.get(tile)
+    if other is None:
+        return True
+    if other in pushed:
+        return False
+    placed = {**ids, tile: ident}
+    return any(
+        _alien_can_enter(st, other, target, tile, placed, pushed | {other})
+        for target in alien_targets(st, tile, came_from)
+    )
+
+
 def _alien_id(ctx: Ctx, tile: int) -> AlienId:
     if not ctx.alien_ids:
         ctx.alien_ids = {t: t for t in ctx.st.aliens}
@@ -57,8 +79,12 @@ def _alien_enters(ctx: Ctx, ident: AlienId, tile: int, came_from: int) -> None:
             raise Infeasible()
         ctx.alien_pushed.add(other)
         options = [{"type": "push", "alien": 1, "to": t} for t in alien_targets(st, tile, came_from)]
+        placed = {**ctx.alien_ids, tile: ident}
+        pushed = frozenset(ctx.alien_pushed)
         choice = ctx.choose(
-            options, f"{who(st, ctx.actor)}: choose where the Alien in {place(st, tile)} is pushed."
+            options,
+            lambda: f"{who(st, ctx.actor)}: choose where the Alien in {place(st, tile)} is pushed.",
+            check=lambda o: _alien_can_enter(st, other, o["to"], tile, placed, pushed),
         )
         target = choice["to"]
         ctx.emit(

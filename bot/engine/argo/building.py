@@ -41,8 +41,11 @@ def build(ctx: Ctx, action: Action) -> None:
     st = ctx.st
     tile = action["tile"]
     cell = (action["cell"][0], action["cell"][1])
+    before = st.geo
     st.place(tile, cell, action["rot"])
+    station.grown(st, before, tile)
     info = TILES[tile]
+    st.own_supply()
     if info.kind == POD:
         st.pod_stack.remove(tile)
     else:

@@ -55,6 +55,9 @@ have no Activation effect (see docs/rules-notes.md)."""
 NO_ROBOT: frozenset[str] = frozenset({LAB, LASER})
 """Modules a Robot may not Activate."""
 
+NOT_ROOMS: frozenset[str] = frozenset({WAKING_ROOM, CORRIDOR, TELEPORTER, POD})
+"""Kinds of tile that are not Rooms: the Laser can only shoot into a Room (see docs/rules-notes.md)."""
+
 ALIEN_FORBIDDEN: frozenset[str] = frozenset({WAKING_ROOM, POD, SAFE_ROOM})
 """Tiles no Alien may enter, be pushed into or be placed on."""
 

@@ -10,6 +10,7 @@ root action plus its choices, and cancelling it is forgetting them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.engine.argo import station
@@ -28,7 +29,14 @@ from bot.engine.core import Action, Event
 class NeedDecision(Exception):
     """The resolution needs a decision that has not been made yet."""
 
-    def __init__(self, options: list[Action], text: str, safe: bool, checked: bool) -> None:
+    def __init__(
+        self,
+        options: list[Action],
+        text: str,
+        safe: bool,
+        checked: bool,
+        feasible: list[Action] | None = None,
+    ) -> None:
         super().__init__(text)
         self.options = options
         self.text = text
@@ -36,6 +44,9 @@ class NeedDecision(Exception):
         """Every option leads equally to a complete resolution (no need to test them all)."""
         self.checked = checked
         """The options were already tested for a complete resolution."""
+        self.feasible = feasible
+        """When known, the options (in order) after which the resolution can be completed, found
+        by a cheap test of the rest of a push chain or teleport instead of running it."""
 
 
 class Infeasible(Exception):
@@ -74,8 +85,18 @@ class Ctx:
         self.revealed = False
         self.tm = tm
 
-    def choose(self, options: list[Action], text: str, safe: bool = False, checked: bool = False) -> Action:
-        """The next decision among ``options`` (a single option is taken without asking)."""
+    def choose(
+        self,
+        options: list[Action],
+        text: str | Callable[[], str],
+        safe: bool = False,
+        checked: bool = False,
+        check: Callable[[Action], bool] | None = None,
+    ) -> Action:
+        """The next decision among ``options`` (a single option is taken without asking).
+
+        ``text`` may be given as a function, called only when the decision must be asked;
+        ``check`` (optional) tells whether the resolution can be completed after an option."""
         if not options:
             raise Infeasible()
         if len(options) == 1:
@@ -84,7 +105,10 @@ class Ctx:
             choice = self.choices[self.i]
             self.i += 1
             return choice
-        raise NeedDecision(options, text, safe, checked)
+        if not isinstance(text, str):
+            text = text()
+        feasible = None if check is None else [o for o in options if check(o)]
+        raise NeedDecision(options, text, safe, checked, feasible)
 
     def emit(self, text: str, kind: str, **data: Any) -> None:
         """Record a public event."""
@@ -128,6 +152,7 @@ def kill_astronaut(ctx: Ctx, aid: int, how: str) -> None:
     if tile >= 0:
         leave(st, aid)
     st.loc[aid] = TRACK
+    st.own_track()
     st.track.append(aid)
     data: dict[str, Any] = {"victim": aid, "tile": tile}
     text = f"{astro(st, aid)} {how}."
@@ -161,6 +186,7 @@ def launch(ctx: Ctx, pod: int, why: str) -> None:
     st = ctx.st
     seats = TILES[pod].seats
     occupants = st.occ.get(pod, ())
+    st.own_escapes()
     ctx.emit(f"{place(st, pod).capitalize()} takes off {why}.", "launch", pod=pod, occupants=list(occupants))
     for seat_index, aid in enumerate(occupants):
         points = seats[seat_index] * (2 if role(aid) == CHIEF else 1)

@@ -18,7 +18,7 @@ from bot.engine.argo.data import (
 )
 from bot.engine.argo.geometry import OPPOSITE, SIDES, distinct_rotations, step
 from bot.engine.argo.notation import notation as _notation
-from bot.engine.argo.state import State
+from bot.engine.argo.state import OWN_ALL, State
 from bot.engine.argo.text import who
 from bot.engine.argo.view import build_view
 from bot.engine.core import (
@@ -31,12 +31,32 @@ from bot.engine.core import (
     IllegalAction,
     OptionSpec,
     Prompt,
+    RandomSource,
     Result,
     Rng,
     player_ref,
 )
 
 TM_LABEL = "Time Machine"
+
+_TURN_FIELDS = (
+    "actions_used",
+    "active",
+    "alien_victory",
+    "core_start",
+    "end_reason",
+    "final_turns",
+    "finished",
+    "hold",
+    "moved",
+    "pending",
+    "phase",
+    "turn",
+    "undo_base",
+    "undo_log",
+    "window",
+)
+"""The fields the turn flow (this module) reassigns on the present state object."""
 
 
 class ArgoGame(Game):
@@ -93,6 +113,7 @@ class ArgoGame(Game):
             values[key] = spec.parse(str(value))
         rng = Rng(seed)
         st = State.__new__(State)
+        st.owned = OWN_ALL
         st.players = tuple(str(p) for p in players)
         st.difficulty = str(values["difficulty"])
         st.deep_space = values["deep_space"] == "on"
@@ -154,6 +175,35 @@ class ArgoGame(Game):
         """The whole state, RNG and undo snapshot included, as JSON-safe data."""
         return self.st.to_json()
 
+    def clone(self) -> Self:
+        """An independent copy: applying actions to one never changes the other."""
+        return type(self)(self.st.copy())
+
+    def determinize(self, player: str, rng: RandomSource) -> Self:
+        """A copy whose hidden parts are redrawn from ``rng``: the order of the face-down Module
+        stack (its contents are public) and the game's own random state.
+
+        The stack is put in a canonical order (sorted) before it is shuffled, so the copy depends
+        only on the public state and on ``rng``. Argo hides nothing from one player that another
+        sees, so ``player`` changes nothing."""
+        game = self.clone()
+        st = game.st
+        stack = sorted(st.stack)
+        rng.shuffle(stack)
+        st.stack = stack
+        st.rng = rng.randrange(1 << 64)
+        # The undo snapshot was taken at the last barrier; every reveal is a barrier, so its
+        # stack holds the same tiles as now: it gets the same new order.
+        base = st.undo_base
+        if isinstance(base, State):
+            base = base.copy()
+            base.stack = list(stack)
+            base.rng = st.rng
+            st.undo_base = base
+        elif base is not None:
+            st.undo_base = {**base, "stack": list(stack), "rng": st.rng}
+        return game
+
     @property
     def players(self) -> tuple[str, ...]:
         """Player ids in seat order."""
@@ -169,6 +219,12 @@ class ArgoGame(Game):
 
     def prompt(self) -> Prompt | None:
         """Who must decide what now; Time Machine holders appear in ``others``."""
+        cache = self._cache
+        if "prompt" not in cache:
+            cache["prompt"] = self._prompt()
+        return cache["prompt"]
+
+    def _prompt(self) -> Prompt | None:
         st = self.st
         if st.finished:
             return None
@@ -278,11 +334,33 @@ class ArgoGame(Game):
 
     def apply(self, player: str, action: Action) -> list[Event]:
         """Carry out ``action`` for ``player``; IllegalAction (nothing changed) if not legal."""
-        saved = self.st.copy()
+        # Whatever goes wrong, the game is left as it was. Resolutions work on copies, and the
+        # turn bookkeeping below is all this object has changed in place by then (its
+        # containers are never changed once a resolution has committed them): no state copy.
+        st = self.st
+        saved = (
+            st.actions_used,
+            st.active,
+            st.alien_victory,
+            st.core_start,
+            st.end_reason,
+            st.final_turns,
+            st.finished,
+            st.hold,
+            st.moved,
+            st.pending,
+            st.phase,
+            st.turn,
+            st.undo_base,
+            st.undo_log,
+            st.window,
+        )  # the fields of _TURN_FIELDS, in that order
         try:
             return self._apply(player, action)
         except BaseException:
-            self.st = saved  # whatever went wrong, the game is left as it was
+            for name, value in zip(_TURN_FIELDS, saved, strict=True):
+                setattr(st, name, value)
+            self.st = st
             self._clear()
             raise
 
@@ -402,6 +480,13 @@ class ArgoGame(Game):
     def _clear(self) -> None:
         self._cache.clear()
 
+    def _memo(self) -> dict[Any, bool]:
+        """Answers of push-chain tests for the present state (see movement.moves_for)."""
+        memo = self._cache.get("memo")
+        if memo is None:
+            memo = self._cache["memo"] = {}
+        return memo
+
     # ----- resolution of root actions and their decisions -----------------------------------
 
     def _start(self, seat: int, root: Action, events: list[Event], tm: bool, cancel: bool = True) -> None:
@@ -440,6 +525,8 @@ class ArgoGame(Game):
     def _filter(self, need: effects.NeedDecision, p: dict[str, Any], choices: list[Action]) -> list[Action]:
         if need.safe or need.checked:
             return need.options
+        if need.feasible is not None:
+            return need.feasible
         return [o for o in need.options if resolution.feasible(self.st, p["seat"], p["root"], [*choices, o])]
 
     def _pending_options(self) -> list[Action]:
@@ -554,10 +641,11 @@ class ArgoGame(Game):
 
     def _end_turn(self, events: list[Event]) -> None:
         st = self.st
-        ctx = resolution.run(st, st.active, {"type": "endturn"}, [])
-        self.st = st = ctx.st
+        if st.core_start:  # only the Core Room acts at the end of a turn
+            ctx = resolution.run(st, st.active, {"type": "endturn"}, [])
+            self.st = st = ctx.st
+            events.extend(ctx.events)
         self._clear()
-        events.extend(ctx.events)
         if st.finished:
             return
         if st.final_turns is not None:
@@ -578,11 +666,12 @@ class ArgoGame(Game):
                 options = building.build_options(st)
             elif st.phase == "actions" and st.actions_used < st.actions_allowed():
                 options = []
+                memo = self._memo()
                 for aid in st.team(st.active):
                     if aid not in st.moved:
-                        options.extend(movement.moves_for(st, aid))
+                        options.extend(movement.moves_for(st, aid, memo))
                 if st.turn >= st.n:
-                    options.extend(legal.activation_options(st, st.active))
+                    options.extend(legal.activation_options(st, st.active, memo))
             else:
                 options = []
             self._cache["phase"] = options
@@ -597,7 +686,7 @@ class ArgoGame(Game):
             if st.window is None or seat == st.active:
                 self._cache[key] = []
             else:
-                self._cache[key] = legal.time_machine_options(st, seat)
+                self._cache[key] = legal.time_machine_options(st, seat, self._memo())
         return list(self._cache[key])
 
     def _eligible(self) -> list[int]:
@@ -649,7 +738,7 @@ class ArgoGame(Game):
         st = self.st
         st.undo_base = None
         st.undo_log = []
-        st.undo_base = st.to_json(with_undo=False)
+        st.undo_base = st.copy()  # a snapshot: nothing changes it; to_json writes it out
 
     def _drop_pending_log(self) -> None:
         log = self.st.undo_log
@@ -669,7 +758,7 @@ class ArgoGame(Game):
         cut = max(i for i, (_, top) in enumerate(log) if top)
         base = st.undo_base
         assert base is not None
-        replay = type(self)(State.from_json(base))
+        replay = type(self)(base.copy() if isinstance(base, State) else State.from_json(base))
         replay.st.undo_base = base
         replay.st.undo_log = []
         for action, _ in log[:cut]:

@@ -26,10 +26,17 @@ def rotate(mask: int, quarter_turns: int) -> int:
 
 def distinct_rotations(mask: int) -> list[tuple[int, int]]:
     """``(rotation, door mask)`` for each rotation giving a different door set, smallest first."""
+    return list(_ROTATIONS[mask])
+
+
+def _distinct_rotations(mask: int) -> tuple[tuple[int, int], ...]:
     seen: dict[int, int] = {}
     for rot in range(4):
         seen.setdefault(rotate(mask, rot), rot)
-    return [(rot, doors) for doors, rot in seen.items()]
+    return tuple((rot, doors) for doors, rot in seen.items())
+
+
+_ROTATIONS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_distinct_rotations(m) for m in range(16))
 
 
 def step(cell: Cell, side: int) -> Cell:

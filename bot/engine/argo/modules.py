@@ -14,10 +14,10 @@ from bot.engine.argo.data import (
     LAB,
     LASER,
     NO_ROBOT,
+    NOT_ROOMS,
     ROBOT,
     SECURITY_CENTER,
     TILES,
-    TIME_MACHINE,
     WAKING_ROOM_ID,
     WAREHOUSE,
 )
@@ -33,7 +33,7 @@ from bot.engine.argo.effects import (
     put,
 )
 from bot.engine.argo.geometry import label
-from bot.engine.argo.movement import do_move, movable, moves_for, push_out
+from bot.engine.argo.movement import can_enter, do_move, movable, moves_for, push_out
 from bot.engine.argo.state import State
 from bot.engine.argo.text import astro, owner, place, role, who
 from bot.engine.core import Action
@@ -64,13 +64,25 @@ def lab_targets(st: State) -> list[tuple[int, int]]:
     return [(a, alien) for a in sorted(people) for alien in st.aliens]
 
 
+def lab_feasible(st: State, aid: int, alien: int) -> bool:
+    """True if the Lab swap of ``aid`` with the Alien on ``alien`` can be completed: as in the
+    effect, the Alien is on the Astronaut's tile when he arrives, and he pushes if it is full."""
+    home = st.loc[aid]
+    trial = st.copy()
+    trial.occ[home] = tuple(a for a in st.occ[home] if a != aid)
+    trial.aliens = tuple(sorted((*(t for t in st.aliens if t != alien), home)))
+    return can_enter(trial, aid, alien, None, "lab", {})
+
+
 def laser_targets(st: State, seat: int) -> list[int]:
-    """Alien tiles orthogonally next to a tile holding one of ``seat``'s Astronauts."""
+    """Rooms with an Alien orthogonally next to a tile holding one of ``seat``'s Astronauts.
+
+    Corridors and Teleporters are not Rooms: an Alien there cannot be shot."""
     mine = {st.loc[a] for a in st.team(seat) if st.loc[a] >= 0}
     found = set()
     for tile in mine:
         for other in station.adjacent(st, tile):
-            if other in st.aliens:
+            if other in st.aliens and TILES[other].kind not in NOT_ROOMS:
                 found.add(other)
     return sorted(found, key=lambda t: (st.pos[t][1], st.pos[t][0]))
 
@@ -80,6 +92,7 @@ def activate(ctx: Ctx, action: Action) -> None:
     st = ctx.st
     module = action["module"]
     kind = TILES[module].kind
+    st.own_tokens()
     st.tokens[module] = (*st.tokens.get(module, ()), ctx.actor)
     st.activations[ctx.actor] += 1
     if kind == WAREHOUSE:
@@ -99,6 +112,7 @@ def activate(ctx: Ctx, action: Action) -> None:
         launch(ctx, action["pod"], "on the Security Center's order")
     elif kind == INFIRMARY:
         aid = action["astronaut"]
+        st.own_track()
         index = st.track.index(aid)
         last = st.track.pop()
         if index < len(st.track):
@@ -152,22 +166,24 @@ def _lab(ctx: Ctx, aid: int, alien: int) -> None:
 
 
 def _jump(ctx: Ctx, aid: int) -> None:
+    """Two Moves of the activator, both part of the effect: the second is skipped (``pass``, taken
+    without asking) only when no second Move exists or the first left him dead or seated."""
     st = ctx.st
     for number in ("first", "second"):
         if not movable(st, aid):
             return
         options = moves_for(st, aid)
-        if number == "second":
-            options.append({"type": "pass"})
-        elif not options:
-            raise Infeasible()
+        if not options:
+            if number == "first":
+                raise Infeasible()
+            options = [{"type": "pass"}]
         choice = ctx.choose(
             options,
             f"{who(st, ctx.actor)}: choose the {number} move of {astro(st, aid)} (Jump Room).",
             checked=True,
         )
         if choice["type"] == "pass":
-            ctx.emit(f"{astro(st, aid)} makes no second jump.", "move", astronaut=aid)
+            ctx.emit(f"{astro(st, aid)} has no second move to make.", "move", astronaut=aid)
             return
         do_move(ctx, choice)
 
@@ -183,7 +199,4 @@ def core_room_deaths(ctx: Ctx) -> None:
 
 def time_machine_tile(st: State) -> int | None:
     """The Time Machine's tile id if it lies in the station."""
-    for t in st.pos:
-        if TILES[t].kind == TIME_MACHINE:
-            return t
-    return None
+    return station.time_machine(st)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.engine.argo import station
 from bot.engine.argo.data import (
     EXPLORER,
@@ -9,6 +11,7 @@ from bot.engine.argo.data import (
     PILOT,
     POD,
     ROBOT,
+    TEAM_SIZE,
     TELEPORTER,
     TILES,
     WAKING_ROOM_ID,
@@ -22,7 +25,7 @@ from bot.engine.core import Action
 
 def teleport_targets(st: State, tile: int) -> list[int]:
     """Where an Astronaut entering Teleporter ``tile`` may go (empty: lost in deep space)."""
-    others = [t for t in st.pos if TILES[t].kind == TELEPORTER and t != tile]
+    others = [t for t in station.teleporters(st) if t != tile]
     if st.deep_space:
         return others
     return [*others, WAKING_ROOM_ID]
@@ -51,9 +54,12 @@ def enter(
             kill_astronaut(ctx, aid, f"enters {place(st, tile)} and is lost in deep space")
             return
         options = [{"type": "teleport", "to": t} for t in targets]
-        chosen = ctx.choose(options, f"{who(st, ctx.actor)}: choose where {astro(st, aid)} is teleported.")[
-            "to"
-        ]
+        pushed = frozenset(ctx.pushed)
+        chosen = ctx.choose(
+            options,
+            lambda: f"{who(st, ctx.actor)}: choose where {astro(st, aid)} is teleported.",
+            check=lambda o: can_enter(st, aid, o["to"], tile, "teleport", {}, frozenset(), pushed),
+        )["to"]
         ctx.emit(
             f"{astro(st, aid)} is teleported from {place(st, tile)} to {place(st, chosen)}.",
             "teleport",
@@ -113,8 +119,17 @@ def push_out(ctx: Ctx, tile: int, entrant: int, came_from: int | None) -> None:
     for a in movers:
         for t in targets:
             options.extend(pilot_variants(st, {"type": "push", "astronaut": a, "to": t}, a, t))
+    pushed = frozenset(ctx.pushed)
+
+    def completes(option: Action) -> bool:
+        out = option["astronaut"]
+        rest = {tile: tuple(a for a in st.occ[tile] if a != out)}
+        return can_enter(st, out, option["to"], tile, "push", rest, frozenset(), pushed | {out})
+
     choice = ctx.choose(
-        options, f"{who(st, ctx.actor)}: {place(st, tile)} is full: choose who is pushed out, and where."
+        options,
+        lambda: f"{who(st, ctx.actor)}: {place(st, tile)} is full: choose who is pushed out, and where.",
+        check=completes,
     )
     aid, target = choice["astronaut"], choice["to"]
     ctx.pushed.add(aid)
@@ -160,20 +175,40 @@ def can_enter(
 
     ``occ`` overrides the occupants of tiles changed so far along the chain.
     """
-    kind = TILES[tile].kind
-    if kind == TELEPORTER and how in ("move", "push"):
+    if _IS_TELEPORTER[tile] and (how == "move" or how == "push"):  # teleported at once
         targets = teleport_targets(st, tile)
         return not targets or any(
             can_enter(st, aid, t, tile, "teleport", occ, dead_aliens, pushed) for t in targets
         )
-    here = (*occ.get(tile, st.occ.get(tile, ())), aid)
-    if tile in st.aliens and tile not in dead_aliens and role(aid) != ROBOT:
-        if role(aid) != GRUNT:
+    now = occ.get(tile)
+    if now is None:
+        now = st.occ.get(tile, ())
+    kind = aid % TEAM_SIZE
+    if kind != ROBOT and tile in st.aliens and tile not in dead_aliens:
+        if kind != GRUNT:
             return True
         dead_aliens = dead_aliens | {tile}
-    if kind == POD or len(here) <= TILES[tile].capacity:
+    if _IS_POD[tile] or len(now) < _CAPACITY[tile]:
         return True
-    targets = [t for t in station.linked(st, tile) if t != came_from]
+    here = (*now, aid)
+    targets = [t for t in station.links(st)[tile] if t != came_from]
+    if not targets:
+        return False
+    # First the pushes that end at once (as the recursive call would find), then the others.
+    aliens, rooms = st.aliens, st.occ
+    for other in here:
+        if other == aid or other in pushed:
+            continue
+        eaten = other % TEAM_SIZE not in (ROBOT, GRUNT)  # dies on entering an Alien's tile
+        for target in targets:
+            if _IS_TELEPORTER[target]:
+                continue
+            if (
+                (eaten and target in aliens and target not in dead_aliens)
+                or _IS_POD[target]
+                or len(occ[target] if target in occ else rooms.get(target, ())) < _CAPACITY[target]
+            ):
+                return True
     for other in here:
         if other == aid or other in pushed:
             continue
@@ -187,7 +222,8 @@ def can_enter(
 def move_feasible(st: State, aid: int, path: list[int]) -> bool:
     """True if a Move of ``aid`` along ``path`` can be completed."""
     start = st.loc[aid]
-    occ = {start: tuple(a for a in st.occ[start] if a != aid)}
+    # The Waking Room never overflows, so who is left in it never matters.
+    occ = {} if start == WAKING_ROOM_ID else {start: tuple(a for a in st.occ[start] if a != aid)}
     came_from = path[-2] if len(path) > 1 else start
     return can_enter(st, aid, path[-1], came_from, "move", occ)
 
@@ -195,18 +231,58 @@ def move_feasible(st: State, aid: int, path: list[int]) -> bool:
 def movable(st: State, aid: int) -> bool:
     """True if the Astronaut stands on a Module (not dead, escaped or seated in a Pod)."""
     tile = st.loc[aid]
-    return tile >= 0 and TILES[tile].kind != POD
+    return tile >= 0 and not _IS_POD[tile]
 
 
-def moves_for(st: State, aid: int) -> list[Action]:
-    """Every complete Move action of one Astronaut."""
+_IS_POD: tuple[bool, ...] = tuple(t.kind == POD for t in TILES)
+_IS_TELEPORTER: tuple[bool, ...] = tuple(t.kind == TELEPORTER for t in TILES)
+_WALK_THROUGH: tuple[bool, ...] = tuple(t.kind not in (TELEPORTER, POD) for t in TILES)
+_CAPACITY: tuple[int, ...] = tuple(t.capacity for t in TILES)
+_KIND_CLASS: tuple[int, ...] = tuple(r if r in (ROBOT, GRUNT) else -1 for r in range(TEAM_SIZE))
+"""What can_enter tells apart in an Astronaut: Robot, Grunt, or any other."""
+
+
+def moves_for(st: State, aid: int, memo: dict[Any, bool] | None = None) -> list[Action]:
+    """Every complete Move action of one Astronaut (paths in :func:`move_paths` order).
+
+    ``memo`` (optional, for one state only) keeps the answers of the push-chain tests: two
+    Astronauts of the same kind (Robot, Grunt, any other) on the same tile, moving the same way,
+    get the same answer (swapping the two maps one chain onto the other)."""
+    start = st.loc[aid]
+    if start < 0 or _IS_POD[start]:
+        return []
+    joined = station.links(st)
+    kind = aid % TEAM_SIZE
+    aliens = st.aliens
+    occ = st.occ
     out: list[Action] = []
-    if not movable(st, aid):
-        return out
-    for path in move_paths(st, aid):
-        if move_feasible(st, aid, path):
-            base: Action = {"type": "move", "astronaut": aid, "path": path}
-            out.extend(pilot_variants(st, base, aid, path[-1]))
+    for first in joined[start]:
+        paths = [[first]]
+        if kind == EXPLORER and _WALK_THROUGH[first] and first not in aliens:
+            paths.extend([first, second] for second in joined[first] if second != start)
+        for path in paths:
+            target = path[-1]
+            # The usual cases, decided as can_enter would decide them; the rest goes to it.
+            fine = not _IS_TELEPORTER[target] and (
+                (target in aliens and kind != ROBOT and kind != GRUNT)  # killed on entry
+                or _IS_POD[target]
+                or len(occ.get(target, ())) < _CAPACITY[target]  # room without a push
+            )
+            if not fine:
+                if memo is None:
+                    fine = move_feasible(st, aid, path)
+                else:
+                    key = (start, target, first if len(path) > 1 else start, _KIND_CLASS[kind])
+                    known = memo.get(key)
+                    if known is None:
+                        known = memo[key] = move_feasible(st, aid, path)
+                    fine = known
+            if fine:
+                base: Action = {"type": "move", "astronaut": aid, "path": path}
+                if kind == PILOT and _IS_POD[target] and not occ.get(target):
+                    out.extend(pilot_variants(st, base, aid, target))
+                else:
+                    out.append(base)
     return out
 
 

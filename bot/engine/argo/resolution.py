@@ -37,6 +37,7 @@ def dispatch(ctx: Ctx, root: Action) -> None:
     elif kind == "timemachine":
         tm = time_machine_tile(st)
         assert tm is not None
+        st.own_tokens()
         st.tokens[tm] = (*st.tokens.get(tm, ()), ctx.actor)
         st.activations[ctx.actor] += 1
         ctx.emit(
@@ -75,5 +76,7 @@ def feasible(st: State, actor: int, root: Action, choices: list[Action] | None =
     except NeedDecision as need:
         if need.safe or need.checked:
             return feasible(st, actor, root, [*made, need.options[0]])
+        if need.feasible is not None:
+            return bool(need.feasible)
         return any(feasible(st, actor, root, [*made, o]) for o in need.options)
     return True

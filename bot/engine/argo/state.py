@@ -57,10 +57,19 @@ _PLAIN = (
 )
 
 
-class State:
-    """Board, pieces, supply, scores and turn bookkeeping. Copy with :meth:`copy`."""
+LAYOUT, TOKENS, TRACK_BIT, ESCAPES, SUPPLY = 1, 2, 4, 8, 16
+"""Groups of containers that copies share until one side writes (see :meth:`State.copy`)."""
+OWN_ALL = LAYOUT | TOKENS | TRACK_BIT | ESCAPES | SUPPLY
 
-    __slots__ = _COPIED + _LISTS + _PLAIN
+
+class State:
+    """Board, pieces, supply, scores and turn bookkeeping. Copy with :meth:`copy`.
+
+    ``geo`` holds what is derived from the layout alone (links between tiles, building spots...,
+    see station.py). It is never serialised, is shared by copies, and is replaced by a fresh dict
+    whenever a tile is placed, moved or removed, so it always describes its state's layout."""
+
+    __slots__ = (*_COPIED, *_LISTS, *_PLAIN, "geo", "owned")
 
     players: tuple[str, ...]
     difficulty: str
@@ -97,19 +106,102 @@ class State:
     window: str | None
     hold: list[int] | None
     pending: dict[str, Any] | None
-    undo_base: dict[str, Any] | None
+    undo_base: dict[str, Any] | State | None
+    """The state at the last undo barrier: its JSON (as loaded), or a private copy that nothing
+    changes, turned into the same JSON only by :meth:`to_json`."""
     undo_log: list[list[Any]]
+    geo: dict[Any, Any]
+
+    owned: int
+    """Which groups of containers this state may change in place (bits LAYOUT, TOKENS...)."""
 
     def copy(self) -> State:
-        """An independent copy (containers copied, immutable values shared)."""
+        """An independent copy.
+
+        Occupants, locations and scores, which nearly every action changes, are copied at once.
+        The other containers (layout, tokens and Activations, the Alien track, escapes, the tile
+        supply) are shared by both states until one of them writes: every in-place change goes
+        through an ``own_*`` method, which copies the group first if it is shared. Values held in
+        containers (tuples, action dicts, the inner lists of ``launched``, the undo snapshot) are
+        never changed in place, so sharing them is safe."""
         new = State.__new__(State)
-        for name in _COPIED:
-            setattr(new, name, dict(getattr(self, name)))
-        for name in _LISTS:
-            setattr(new, name, list(getattr(self, name)))
-        for name in _PLAIN:
-            setattr(new, name, getattr(self, name))
+        self.owned = new.owned = 0
+        new.pos = self.pos
+        new.rot = self.rot
+        new.doors = self.doors
+        new.cell = self.cell
+        new.occ = self.occ.copy()
+        new.tokens = self.tokens
+        new.loc = self.loc.copy()
+        new.track = self.track
+        new.scores = self.scores.copy()
+        new.activations = self.activations
+        new.escaped = self.escaped
+        new.display = self.display
+        new.stack = self.stack
+        new.pod_stack = self.pod_stack
+        new.launched = self.launched
+        new.players = self.players
+        new.difficulty = self.difficulty
+        new.deep_space = self.deep_space
+        new.tm_wait = self.tm_wait
+        new.rng = self.rng
+        new.aliens = self.aliens
+        new.turn = self.turn
+        new.active = self.active
+        new.phase = self.phase
+        new.actions_used = self.actions_used
+        new.moved = self.moved
+        new.core_start = self.core_start
+        new.final_turns = self.final_turns
+        new.finished = self.finished
+        new.alien_victory = self.alien_victory
+        new.end_reason = self.end_reason
+        new.first_player = self.first_player
+        new.window = self.window
+        new.hold = self.hold
+        new.pending = self.pending
+        new.undo_base = self.undo_base
+        new.undo_log = self.undo_log
+        new.geo = self.geo
         return new
+
+    def own_layout(self) -> None:
+        """Make ``pos``, ``rot``, ``doors`` and ``cell`` this state's own before a change."""
+        if not self.owned & LAYOUT:
+            self.pos = self.pos.copy()
+            self.rot = self.rot.copy()
+            self.doors = self.doors.copy()
+            self.cell = self.cell.copy()
+            self.owned |= LAYOUT
+
+    def own_tokens(self) -> None:
+        """Make ``tokens`` and ``activations`` this state's own before a change."""
+        if not self.owned & TOKENS:
+            self.tokens = self.tokens.copy()
+            self.activations = self.activations.copy()
+            self.owned |= TOKENS
+
+    def own_track(self) -> None:
+        """Make ``track`` this state's own before a change."""
+        if not self.owned & TRACK_BIT:
+            self.track = self.track.copy()
+            self.owned |= TRACK_BIT
+
+    def own_escapes(self) -> None:
+        """Make ``escaped`` and ``launched`` this state's own before a change."""
+        if not self.owned & ESCAPES:
+            self.escaped = self.escaped.copy()
+            self.launched = self.launched.copy()
+            self.owned |= ESCAPES
+
+    def own_supply(self) -> None:
+        """Make ``display``, ``stack`` and ``pod_stack`` this state's own before a change."""
+        if not self.owned & SUPPLY:
+            self.display = self.display.copy()
+            self.stack = self.stack.copy()
+            self.pod_stack = self.pod_stack.copy()
+            self.owned |= SUPPLY
 
     # ----- simple queries -------------------------------------------------------------------
 
@@ -136,9 +228,11 @@ class State:
 
     def place(self, tile: int, cell: Cell, rot: int) -> None:
         """Put (or move) a tile on a cell with a rotation."""
+        self.own_layout()
         old = self.pos.get(tile)
         if old is not None and self.cell.get(old) == tile:
             del self.cell[old]
+        self.geo = {}
         self.pos[tile] = cell
         self.rot[tile] = rot
         self.doors[tile] = rotate(TILES[tile].doors, rot)
@@ -146,12 +240,16 @@ class State:
 
     def remove(self, tile: int) -> None:
         """Take a tile out of the station."""
+        self.own_layout()
         cell = self.pos.pop(tile)
+        self.geo = {}
         del self.rot[tile], self.doors[tile]
         if self.cell.get(cell) == tile:
             del self.cell[cell]
         self.occ.pop(tile, None)
-        self.tokens.pop(tile, None)
+        if tile in self.tokens:
+            self.own_tokens()
+            del self.tokens[tile]
 
     def team(self, seat: int) -> range:
         """The Astronaut ids of a seat."""
@@ -214,7 +312,8 @@ class State:
             "pending": self.pending,
         }
         if with_undo:
-            data["undo_base"] = self.undo_base
+            base = self.undo_base
+            data["undo_base"] = base.to_json(with_undo=False) if isinstance(base, State) else base
             data["undo_log"] = self.undo_log
         return data
 
@@ -222,6 +321,7 @@ class State:
     def from_json(cls, data: dict[str, Any]) -> State:
         """The state stored by :meth:`to_json`."""
         st = cls.__new__(cls)
+        st.owned = OWN_ALL
         st.players = tuple(data["players"])
         st.difficulty = data["difficulty"]
         st.deep_space = bool(data["deep_space"])

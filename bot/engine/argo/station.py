@@ -1,33 +1,82 @@
-"""Questions about the station's layout: links between tiles, distances, legal placements."""
+"""Questions about the station's layout: links between tiles, distances, legal placements.
+
+Answers that depend on the layout alone are kept in ``st.geo`` (see State), which is replaced
+whenever a tile is placed, moved or removed: they are computed once per layout, not per question.
+"""
 
 from __future__ import annotations
 
 from collections import deque
+from typing import Any
 
-from bot.engine.argo.data import POD, TILES, WAKING_ROOM, WAKING_ROOM_ID
-from bot.engine.argo.geometry import OPPOSITE, SIDES, Cell, distinct_rotations, neighbours, step
+from bot.engine.argo.data import POD, TELEPORTER, TILES, TIME_MACHINE, WAKING_ROOM, WAKING_ROOM_ID
+from bot.engine.argo.geometry import OPPOSITE, SIDES, Cell, E, N, S, W, distinct_rotations, neighbours, step
 from bot.engine.argo.state import State
 
 Placement = tuple[Cell, int]
 """A cell and a rotation."""
 
+_IS_POD: tuple[bool, ...] = tuple(t.kind == POD for t in TILES)
 
-def linked(st: State, tile: int) -> list[int]:
-    """Tiles joined to ``tile`` by a pair of facing connectors, in N, E, S, W order."""
-    cell = st.pos[tile]
-    doors = st.doors[tile]
+
+def _links_of(cells: dict[Cell, int], doors: dict[int, int], tile: int, cell: Cell) -> tuple[int, ...]:
+    x, y = cell
+    mask = doors[tile]
     out = []
-    for side in SIDES:
-        if doors & side:
-            other = st.cell.get(step(cell, side))
-            if other is not None and st.doors[other] & OPPOSITE[side]:
-                out.append(other)
-    return out
+    if mask & N and (other := cells.get((x, y - 1))) is not None and doors[other] & S:
+        out.append(other)
+    if mask & E and (other := cells.get((x + 1, y))) is not None and doors[other] & W:
+        out.append(other)
+    if mask & S and (other := cells.get((x, y + 1))) is not None and doors[other] & N:
+        out.append(other)
+    if mask & W and (other := cells.get((x - 1, y))) is not None and doors[other] & E:
+        out.append(other)
+    return tuple(out)
 
 
-def adjacent(st: State, tile: int) -> list[int]:
+def links(st: State) -> dict[int, tuple[int, ...]]:
+    """For every tile, the tiles joined to it by facing connectors (N, E, S, W order)."""
+    found = st.geo.get("links")
+    if found is None:
+        cells, doors = st.cell, st.doors
+        found = st.geo["links"] = {tile: _links_of(cells, doors, tile, cell) for tile, cell in st.pos.items()}
+    return found
+
+
+def linked(st: State, tile: int) -> tuple[int, ...]:
+    """Tiles joined to ``tile`` by a pair of facing connectors, in N, E, S, W order."""
+    return links(st)[tile]
+
+
+def _adjacent_of(cells: dict[Cell, int], cell: Cell) -> tuple[int, ...]:
+    return tuple(o for c in neighbours(cell) if (o := cells.get(c)) is not None)
+
+
+def adjacent(st: State, tile: int) -> tuple[int, ...]:
     """Tiles on the four orthogonally adjacent cells, connected or not."""
-    return [t for c in neighbours(st.pos[tile]) if (t := st.cell.get(c)) is not None]
+    found = st.geo.get("adjacent")
+    if found is None:
+        found = st.geo["adjacent"] = {}
+    near = found.get(tile)
+    if near is None:  # worked out per tile: only the Laser asks
+        near = found[tile] = _adjacent_of(st.cell, st.pos[tile])
+    return near
+
+
+def teleporters(st: State) -> tuple[int, ...]:
+    """The Teleporter tiles in the station, in the order they were placed."""
+    found = st.geo.get("teleporters")
+    if found is None:
+        found = st.geo["teleporters"] = tuple(t for t in st.pos if TILES[t].kind == TELEPORTER)
+    return found
+
+
+def time_machine(st: State) -> int | None:
+    """The Time Machine's tile id if it lies in the station."""
+    geo = st.geo
+    if "time_machine" not in geo:
+        geo["time_machine"] = next((t for t in st.pos if TILES[t].kind == TIME_MACHINE), None)
+    return geo["time_machine"]
 
 
 def _reach(
@@ -35,21 +84,27 @@ def _reach(
 ) -> set[int]:
     """Tiles reachable from the Waking Room through connectors, never through ``skip``."""
     seen = {WAKING_ROOM_ID}
-    queue = deque([WAKING_ROOM_ID])
-    while queue:
-        tile = queue.popleft()
-        cell, mask = pos[tile], doors[tile]
-        for side in SIDES:
-            if mask & side:
-                other = cells.get(step(cell, side))
-                if (
-                    other is not None
-                    and other != skip
-                    and other not in seen
-                    and doors[other] & OPPOSITE[side]
-                ):
-                    seen.add(other)
-                    queue.append(other)
+    if skip is not None:
+        seen.add(skip)
+    todo = [WAKING_ROOM_ID]
+    while todo:
+        tile = todo.pop()
+        x, y = pos[tile]
+        mask = doors[tile]
+        if mask & N and (nb := cells.get((x, y - 1))) is not None and nb not in seen and doors[nb] & S:
+            seen.add(nb)
+            todo.append(nb)
+        if mask & E and (nb := cells.get((x + 1, y))) is not None and nb not in seen and doors[nb] & W:
+            seen.add(nb)
+            todo.append(nb)
+        if mask & S and (nb := cells.get((x, y + 1))) is not None and nb not in seen and doors[nb] & N:
+            seen.add(nb)
+            todo.append(nb)
+        if mask & W and (nb := cells.get((x - 1, y))) is not None and nb not in seen and doors[nb] & E:
+            seen.add(nb)
+            todo.append(nb)
+    if skip is not None:
+        seen.discard(skip)
     return seen
 
 
@@ -60,15 +115,120 @@ def connected(st: State) -> bool:
 
 def distances(st: State) -> dict[int, int]:
     """Steps from the Waking Room to each Module, moving through Modules only (not Pods)."""
-    dist = {WAKING_ROOM_ID: 0}
-    queue = deque([WAKING_ROOM_ID])
-    while queue:
-        tile = queue.popleft()
-        for other in linked(st, tile):
-            if other not in dist and TILES[other].kind != POD:
-                dist[other] = dist[tile] + 1
-                queue.append(other)
-    return dist
+    found = st.geo.get("distances")
+    if found is None:
+        joined = links(st)
+        dist = {WAKING_ROOM_ID: 0}
+        queue = deque([WAKING_ROOM_ID])
+        while queue:
+            tile = queue.popleft()
+            for other in joined[tile]:
+                if other not in dist and not _IS_POD[other]:
+                    dist[other] = dist[tile] + 1
+                    queue.append(other)
+        found = st.geo["distances"] = dist
+    return found
+
+
+def _open_cells(st: State) -> list[tuple[Cell, int, tuple[int | None, ...]]]:
+    """Empty cells facing a connector of a Module, sorted north to south then west to east, each
+    with the mask of its sides facing a Module connector and its four neighbours (N, E, S, W)."""
+    found = st.geo.get("open")
+    if found is None:
+        cells, doors = st.cell, st.doors
+        spots: dict[Cell, None] = {}
+        for tile, (x, y) in st.pos.items():
+            if _IS_POD[tile]:
+                continue
+            mask = doors[tile]
+            if mask & N and (x, y - 1) not in cells:
+                spots[(x, y - 1)] = None
+            if mask & E and (x + 1, y) not in cells:
+                spots[(x + 1, y)] = None
+            if mask & S and (x, y + 1) not in cells:
+                spots[(x, y + 1)] = None
+            if mask & W and (x - 1, y) not in cells:
+                spots[(x - 1, y)] = None
+        found = [(cell, *_open_entry(cells, doors, cell)) for cell in sorted(spots, key=_north_first)]
+        st.geo["open"] = found
+    return found
+
+
+def _north_first(cell: Cell) -> tuple[int, int]:
+    return (cell[1], cell[0])
+
+
+def _open_entry(
+    cells: dict[Cell, int], doors: dict[int, int], cell: Cell
+) -> tuple[int, tuple[int | None, ...]]:
+    """An empty cell's mask of sides facing a Module connector, and its neighbours (N, E, S, W)."""
+    x, y = cell
+    around = (cells.get((x, y - 1)), cells.get((x + 1, y)), cells.get((x, y + 1)), cells.get((x - 1, y)))
+    need = 0
+    for side, other, back in zip(SIDES, around, (S, W, N, E), strict=True):
+        if other is not None and not _IS_POD[other] and doors[other] & back:
+            need |= side
+    return need, around
+
+
+def grown(st: State, before: dict[Any, Any], tile: int) -> None:
+    """Carry the layout answers over to the station that has just received ``tile`` on a free
+    cell (``before`` is the layout cache of the station without it): only what the new tile
+    touches is worked out again. The answers are those a fresh computation would give."""
+    geo = st.geo
+    cells, doors, pos = st.cell, st.doors, st.pos
+    x, y = cell = pos[tile]
+    spots = ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
+    found = before.get("links")
+    if found is not None:
+        found = dict(found)
+        found[tile] = mine = _links_of(cells, doors, tile, cell)
+        for other in mine:
+            found[other] = _links_of(cells, doors, other, pos[other])
+        geo["links"] = found
+    kind = TILES[tile].kind
+    if "teleporters" in before:
+        geo["teleporters"] = (*before["teleporters"], tile) if kind == TELEPORTER else before["teleporters"]
+    if "time_machine" in before:
+        geo["time_machine"] = tile if kind == TIME_MACHINE else before["time_machine"]
+    found = before.get("distances")
+    if found is not None and "links" in geo:
+        if kind != POD:  # Pods are never passed through: no distance changes
+            found = dict(found)
+            joined = geo["links"]
+            steps = [found[o] for o in joined[tile] if o in found and not _IS_POD[o]]
+            if steps:
+                found[tile] = min(steps) + 1
+                todo = deque([tile])
+                while todo:  # shorter ways through the new tile
+                    here = todo.popleft()
+                    for other in joined[here]:
+                        if not _IS_POD[other] and found.get(other, found[here] + 2) > found[here] + 1:
+                            found[other] = found[here] + 1
+                            todo.append(other)
+        geo["distances"] = found
+    found = before.get("open")
+    if found is not None:
+        spots_left = {c: (need, around) for c, need, around in found if c != cell}
+        mask = doors[tile] if kind != POD else 0
+        for side, spot, back, index in zip(SIDES, spots, (S, W, N, E), (2, 3, 0, 1), strict=True):
+            if spot in cells:
+                continue
+            entry = spots_left.get(spot)
+            if entry is None:
+                if mask & side:  # a new spot in front of one of the new Module's doors
+                    spots_left[spot] = _open_entry(cells, doors, spot)
+                continue
+            need, around = entry
+            around = (*around[:index], tile, *around[index + 1 :])
+            spots_left[spot] = (need | back if mask & side else need, around)
+        geo["open"] = [
+            (c, need, around) for c, (need, around) in sorted(spots_left.items(), key=_first_north)
+        ]
+
+
+def _first_north(item: tuple[Cell, Any]) -> tuple[int, int]:
+    return (item[0][1], item[0][0])
 
 
 def _frontier(st: State, skip: int | None = None) -> list[Cell]:
@@ -105,13 +265,14 @@ def _module_links(st: State, cell: Cell, mask: int, skip: int | None = None) -> 
 
 def module_placements(st: State, tile: int) -> list[Placement]:
     """Where a new Module may be built: joined to at least one Module by facing connectors."""
-    out = []
-    rotations = distinct_rotations(TILES[tile].doors)
-    for cell in _frontier(st):
-        for rot, mask in rotations:
-            if _module_links(st, cell, mask):
-                out.append((cell, rot))
-    return out
+    key = ("modules", TILES[tile].doors)
+    found = st.geo.get(key)
+    if found is None:
+        rotations = distinct_rotations(TILES[tile].doors)
+        found = st.geo[key] = [
+            (cell, rot) for cell, need, _ in _open_cells(st) for rot, mask in rotations if mask & need
+        ]
+    return found
 
 
 def _pod_spots(st: State, pod: int, allowed: set[int] | dict[int, int]) -> list[Placement]:
@@ -129,9 +290,23 @@ def _pod_spots(st: State, pod: int, allowed: set[int] | dict[int, int]) -> list[
 
 def pod_placements(st: State, pod: int) -> list[Placement]:
     """Where a new Escape Pod may be built: through at least three tiles from the Waking Room."""
-    dist = distances(st)
-    far = {t for t, d in dist.items() if d >= 3}
-    return _pod_spots(st, pod, far)
+    if pod in st.pos:
+        far = {t for t, d in distances(st).items() if d >= 3}
+        return _pod_spots(st, pod, far)
+    key = ("pods", TILES[pod].doors)
+    found = st.geo.get(key)
+    if found is None:
+        dist = distances(st)
+        doors = st.doors
+        found = []
+        rotations = distinct_rotations(TILES[pod].doors)
+        for cell, _, around in _open_cells(st):
+            for rot, side in rotations:  # a pod has exactly one connector
+                other = around[SIDES.index(side)]
+                if other is not None and dist.get(other, 0) >= 3 and doors[other] & OPPOSITE[side]:
+                    found.append((cell, rot))
+        st.geo[key] = found
+    return found
 
 
 def pod_relocations(st: State, pod: int) -> list[Placement]:
@@ -154,55 +329,119 @@ def control_moves(st: State) -> list[tuple[int, Cell, int]]:
     The tile keeps its contents; it must join a Module by facing connectors, every tile must
     stay reachable from the Waking Room, and the result must differ from the present layout.
     """
+    found = st.geo.get("control")
+    if found is None:
+        found = st.geo["control"] = _control_moves(st)
+    return found
+
+
+def _parts_without(st: State, tile: int) -> dict[int, int]:
+    """The connected parts of the station once ``tile`` is lifted off: part number by tile (the
+    Waking Room's part is 0)."""
+    joined = links(st)
+    part: dict[int, int] = {tile: -1}
+    number = 0
+    for root in (WAKING_ROOM_ID, *st.pos):
+        if root in part:
+            continue
+        part[root] = number
+        todo = [root]
+        while todo:
+            for other in joined[todo.pop()]:
+                if other not in part:
+                    part[other] = number
+                    todo.append(other)
+        number += 1
+    del part[tile]
+    return part
+
+
+def _control_moves(st: State) -> list[tuple[int, Cell, int]]:
     out: list[tuple[int, Cell, int]] = []
+    cells, doors = st.cell, st.doors
     for tile in sorted(st.pos):
         kind = TILES[tile].kind
         if kind in (WAKING_ROOM, POD):
             continue
         old_cell, old_doors = st.pos[tile], st.doors[tile]
-        reached = _reach(st.cell, st.pos, st.doors, skip=tile)
-        missing = [t for t in st.pos if t != tile and t not in reached]
+        part = _parts_without(st, tile)
+        parts = max(part.values()) + 1
         rotations = distinct_rotations(TILES[tile].doors)
-        if not missing:
-            for cell in _frontier(st, skip=tile):
+        if parts == 1:
+            for cell, need in _open_without(st, tile):
                 for rot, mask in rotations:
                     if cell == old_cell and mask == old_doors:
                         continue
-                    if _module_links(st, cell, mask, skip=tile):
+                    if mask & need:
                         out.append((tile, cell, rot))
             continue
-        # The tile holds the station together: only spots touching the cut-off part can work.
+        # The tile holds the station together: it must link, at its new place, to every part
+        # (the parts are joined through it alone). Only spots touching a cut-off part can work.
         near: dict[Cell, None] = {old_cell: None}
-        for t in missing:
-            for c in neighbours(st.pos[t]):
-                if c not in st.cell:
-                    near.setdefault(c, None)
-        cells = dict(st.cell)
-        del cells[old_cell]
-        pos = dict(st.pos)
-        doors = dict(st.doors)
+        for t, number in part.items():
+            if number:
+                for c in neighbours(st.pos[t]):
+                    if c not in cells:
+                        near.setdefault(c, None)
         for cell in sorted(near, key=lambda c: (c[1], c[0])):
+            x, y = cell
+            around = [
+                cells.get(c) if c != old_cell else None
+                for c in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
+            ]
             for rot, mask in rotations:
                 if cell == old_cell and mask == old_doors:
                     continue
                 if not _module_links(st, cell, mask, skip=tile):
                     continue
-                cells[cell] = tile
-                pos[tile] = cell
-                doors[tile] = mask
-                if len(_reach(cells, pos, doors)) == len(pos):
+                touched = {
+                    part[other]
+                    for side, other, back in zip(SIDES, around, (S, W, N, E), strict=True)
+                    if mask & side and other is not None and doors[other] & back
+                }
+                if len(touched) == parts:
                     out.append((tile, cell, rot))
-                del cells[cell]
-        # restore nothing: scratch dicts only
     return out
 
 
-def pods_facing(st: State, tile: int) -> list[int]:
-    """Escape Pods whose connector opens onto ``tile``."""
+def _open_without(st: State, tile: int) -> list[tuple[Cell, int]]:
+    """The open cells (sorted) if ``tile`` were lifted off the station, each with the mask of its
+    sides facing a connector of a Module other than ``tile`` (cells with none left out).
+
+    The same cells and order as ``_frontier(st, skip=tile)``; a cell's mask is non-zero exactly
+    when ``_module_links(st, cell, mask, skip=tile)`` counts a link for a door on that side."""
+    doors = st.doors
     out = []
-    cell = st.pos[tile]
-    for side in SIDES:
-        other = st.cell.get(step(cell, side))
-        if other is not None and TILES[other].kind == POD and st.doors[other] & OPPOSITE[side]:
-            out.append(other)
+    for cell, need, around in _open_cells(st):
+        for side, other in zip(SIDES, around, strict=True):
+            if other == tile:
+                need &= ~side
+        if need:
+            out.append((cell, need))
+    x, y = st.pos[tile]
+    need = 0
+    for side, (dx, dy), back in zip(SIDES, ((0, -1), (1, 0), (0, 1), (-1, 0)), (S, W, N, E), strict=True):
+        other = st.cell.get((x + dx, y + dy))
+        if other is not None and not _IS_POD[other] and doors[other] & back:
+            need |= side
+    if need:
+        out.append(((x, y), need))
+        out.sort(key=lambda item: (item[0][1], item[0][0]))
     return out
+
+
+def pods_facing(st: State, tile: int) -> tuple[int, ...]:
+    """Escape Pods whose connector opens onto ``tile``."""
+    found = st.geo.get("pods_facing")
+    if found is None:
+        found = st.geo["pods_facing"] = {}
+    pods = found.get(tile)
+    if pods is None:
+        out = []
+        cell = st.pos[tile]
+        for side in SIDES:
+            other = st.cell.get(step(cell, side))
+            if other is not None and _IS_POD[other] and st.doors[other] & OPPOSITE[side]:
+                out.append(other)
+        pods = found[tile] = tuple(out)
+    return pods

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.engine.argo.data import COLOURS, CORRIDOR, POD, ROLES, TEAM_SIZE, TILES, WAKING_ROOM
-from bot.engine.argo.geometry import label
+from bot.engine.argo.geometry import Cell, label
 from bot.engine.argo.state import State
 from bot.engine.core import player_ref
 
@@ -23,22 +23,52 @@ def astro_key(aid: int) -> str:
     return f"{COLOURS[owner(aid)]}-{ROLES[role(aid)]}"
 
 
+# Texts are built on every event: small memos, emptied when they grow (player ids vary).
+_WHO: dict[tuple[str, int], str] = {}
+_ASTRO: dict[tuple[str, int], str] = {}
+_PLACE: dict[tuple[int, Cell | None], str] = {}
+_LIMIT = 4096
+
+
 def who(st: State, seat: int) -> str:
     """A player reference with the team colour, e.g. ``"<p:42> (Blue)"``."""
-    return f"{player_ref(st.players[seat])} ({COLOURS[seat]})"
+    key = (st.players[seat], seat)
+    text = _WHO.get(key)
+    if text is None:
+        if len(_WHO) > _LIMIT:
+            _WHO.clear()
+        text = _WHO[key] = f"{player_ref(key[0])} ({COLOURS[seat]})"
+    return text
 
 
 def astro(st: State, aid: int) -> str:
     """An Astronaut in words, e.g. ``"<p:42>'s Grunt"``."""
-    return f"{player_ref(st.players[owner(aid)])}'s {ROLES[role(aid)]}"
+    key = (st.players[aid // TEAM_SIZE], aid)
+    text = _ASTRO.get(key)
+    if text is None:
+        if len(_ASTRO) > _LIMIT:
+            _ASTRO.clear()
+        text = _ASTRO[key] = f"{player_ref(key[0])}'s {ROLES[role(aid)]}"
+    return text
 
 
 def place(st: State, tile: int) -> str:
     """A tile in words, e.g. ``"the Lab (N2)"`` or ``"the Corridor at N2E1"``."""
+    cell = st.pos.get(tile)
+    key = (tile, cell)
+    text = _PLACE.get(key)
+    if text is None:
+        if len(_PLACE) > _LIMIT:
+            _PLACE.clear()
+        text = _PLACE[key] = _place(tile, cell)
+    return text
+
+
+def _place(tile: int, cell: Cell | None) -> str:
     info = TILES[tile]
     if info.kind == WAKING_ROOM:
         return "the Waking Room"
-    where = label(st.pos[tile]) if tile in st.pos else "?"
+    where = label(cell) if cell is not None else "?"
     if info.kind == CORRIDOR:
         return f"the Corridor at {where}"
     if info.kind == POD:

@@ -155,6 +155,7 @@ def end_turn(state: State, events: list[Event]) -> None:
         state.active = (state.active + 1) % len(state.seats)
     state.turn += 1
     state.move = Movement()
+    state.start = None
     state.phase = TURN
     who = state.seats[state.active].id
     events.append(

@@ -74,15 +74,25 @@ def choices(state: State, kind: str) -> list[str | None]:
         if sources:
             return [fmt(b) for b in sources]
     if kind == TRAIL:
-        others = trails_elsewhere(state, seat.pos)
+        others = trail_destinations(state)
         if others:
             return [*(fmt(t) for t in others), STAY]
     return [None]
 
 
-def trails_elsewhere(state: State, at: Coord) -> list[Coord]:
-    """Unmarked Trails on the map other than the one at ``at``, sorted."""
-    return [c for c in state.trails() if c != at]
+def trail_destinations(state: State) -> list[Coord]:
+    """Where an Unmarked Trail's action may take the active player, sorted.
+
+    "If only one Unmarked Trail is present, you are not able to use this Frontier Action":
+    only cards on the map are present (a trail drawn at the Hill of Dreams is not). The
+    destinations are the trails other than the Avatar's own cell and, by Q4, other than the
+    cell where the turn began."""
+    trails = state.trails()
+    if len(trails) < 2:
+        return []
+    here = state.seats[state.active].pos
+    start = state.turn_start()
+    return [c for c in trails if c != here and c != start]
 
 
 END: Action = {"type": "end"}
@@ -202,14 +212,21 @@ def resolve(state: State, kind: str, choice: str | None, events: list[Event], dr
 
 
 def _town(state: State, events: list[Event]) -> None:
-    """The Town: draw a frontier and wait for its placement, or go on if it cannot be placed."""
-    if not state.discovery:
+    """The Town: draw a frontier and wait for its placement, or go on if it cannot be placed.
+
+    Q5: with the Discovery Deck or the Bank empty the whole action is ignored (no frontier, no
+    Emerald)."""
+    empty = "discovery" if not state.discovery else "bank" if state.bank <= 0 else None
+    if empty is not None:
+        deck = "The Discovery Deck" if empty == "discovery" else "The Bank"
         events.append(
             event(
-                "The Discovery Deck is empty: no Frontier is drawn.", kind="empty", data={"what": "discovery"}
+                f"{deck} is empty: the Frontier Town's action is ignored and nothing happens.",
+                kind="empty",
+                data={"player": state.current.id, "what": empty},
             )
         )
-        _town_finish(state, events)
+        end_turn(state, events)
         return
     key = state.discovery.pop(0)
     frontier = FRONTIER_BY_KEY[key]

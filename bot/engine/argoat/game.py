@@ -15,6 +15,7 @@ from bot.engine.core import (
     IllegalAction,
     OptionSpec,
     Prompt,
+    RandomSource,
     Result,
     player_ref,
 )
@@ -27,10 +28,11 @@ from .data import (
     MAX_PLAYERS,
     MIN_PLAYERS,
 )
+from .determinize import determinize_state
 from .effects import name_at
 from .events import event
 from .events import prompt as make_prompt
-from .geometry import Coord, fmt
+from .geometry import OFFSETS, Coord, fmt, step
 from .notation import notation as _notation
 from .setup import new_state
 from .state import DRAFT, DREAM, OFFER, OVER, PLACE_FOREST, PLACE_FRONTIER, TURN, State
@@ -42,6 +44,10 @@ UNDOABLE = frozenset({"move", "bleina"})
 """Actions undone by restoring a movement snapshot (:meth:`State.movement_snapshot`). Building
 a trade (``trade``, ``trade_part``) is undone part by part; every other action is a barrier
 that empties the undo stack."""
+
+TURN_PROMPTS_MAX = 256
+"""At most this many turn prompts are kept per game (emptied when full): a long game cannot grow
+memory without limit."""
 
 PROPOSE: Action = {"type": "propose"}
 DECLINE: Action = {"type": "decline"}
@@ -115,7 +121,7 @@ class ArgoatGame(Game):
         self._accept_cache: tuple[int, list[Action]] = (-1, [])
         self._menu: tuple[trades.SideMenu, trades.SideMenu] | None = None
         """What each side of the trade being built could give (see :func:`trades.menus`)."""
-        self._turn_prompts: dict[tuple[str, Coord, bool, bool], Prompt] = {}
+        self._turn_prompts: dict[tuple[str, Coord, int, bool], Prompt] = {}
 
     # -- construction and JSON -----------------------------------------------------------
 
@@ -139,6 +145,20 @@ class ArgoatGame(Game):
     def to_json(self) -> dict[str, Any]:
         """The whole game as JSON-safe data."""
         return {"game": self.name, "players": list(self._players), "state": self._s.to_json()}
+
+    def clone(self) -> Self:
+        """An independent copy (the state copied field by field; caches start empty, except
+        the map-derived ones, copied shallowly)."""
+        return type(self)(self._players, self._s.copy())
+
+    def determinize(self, player: str, rng: RandomSource) -> Self:
+        """A copy in which everything ``player`` cannot see is redrawn from ``rng``: the other
+        players' Items (but those ``player`` knows they hold), the Supply, the Discovery Deck's
+        order, the unseen Dark Forests and the Darkness Deck, the game's generator. See
+        :mod:`.determinize` and ``docs/argoat-determinize.md``."""
+        if player not in self._players:
+            raise ValueError(f"{player!r} does not play in this game")
+        return type(self)(self._players, determinize_state(self._s, player, rng))
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -167,9 +187,12 @@ class ArgoatGame(Game):
         s = self._s
         if s.phase == TURN:  # the common case, cached by what its text depends on
             me = s.seats[s.active]
-            key = (me.id, me.pos, s.move.moved, bool(me.items))
+            stage = 0 if not s.move.moved else 2 if me.pos == s.start else 1
+            key = (me.id, me.pos, stage, bool(me.items))
             prompt = self._turn_prompts.get(key)
             if prompt is None:
+                if len(self._turn_prompts) >= TURN_PROMPTS_MAX:
+                    self._turn_prompts.clear()
                 prompt = self._turn_prompts[key] = self._turn_prompt()
         else:
             prompt = self._make_prompt()
@@ -186,6 +209,11 @@ class ArgoatGame(Game):
             text = (
                 f"{who}, it is your turn on {here} ({fmt(me.pos)}): move one space "
                 "(required), and trade or use Items whenever you like."
+            )
+        elif me.pos == s.start:
+            text = (
+                f"{who} is back on {here} ({fmt(me.pos)}), where the turn began: move on "
+                "(Q4: the turn must end elsewhere while you can still move), trade or use Items."
             )
         else:
             text = (
@@ -263,12 +291,14 @@ class ArgoatGame(Game):
             here = me.pos
             move = s.move
             actions = movement.move_actions(s)
+            # Q4: the turn may end where it began only when no walk or ride leads elsewhere
+            may_end = move.moved and (here != s.start or not actions)
             if me.items:
                 actions += items.item_actions(s)
             for seat in s.seats:  # trade partners: on the same frontier (Q3)
                 if seat is not me and seat.pos == here and trades.can_trade(s, me, seat):
                     actions.append({"type": "trade", "with": seat.id})
-            if move.moved:
+            if may_end:
                 actions += frontier_actions.end_actions(s, frontier_actions.action_kind(s, here))
             if s.undo:
                 actions.append(UNDO)
@@ -423,8 +453,12 @@ class ArgoatGame(Game):
             words = text.lower().split()
             verb = "bleina" if words[:2] == ["move", "bleina"] else (words[0] if words else "")
             guess: Action = {"type": verb}
-            if guess.get("type") == "use" and len(words) > 1:
+            if verb == "use" and len(words) > 1:
                 guess["item"] = words[1]
+            elif verb == "move" and len(words) > 1:
+                guess["dir"] = words[1].upper()
+            elif verb == "bleina":
+                guess["path"] = [w.upper() for w in words[2:]]
             reason = self._why(player, guess)
             if reason == _NO_REASON:
                 raise
@@ -446,6 +480,17 @@ class ArgoatGame(Game):
         if s.phase == TURN:
             if kind == "end" and not s.move.moved:
                 return "You must move before ending your turn (Q4)."
+            if (
+                kind == "end"
+                and s.current.pos == s.start
+                and not any(a["type"] == "end" for a in self._legal_now(player))
+            ):
+                return "Your turn must end on another frontier than the one where it began (Q4): move on."
+            if kind in ("move", "bleina") and self._back_to_start(action):
+                return (
+                    "That would leave you stuck on the frontier where your turn began: the turn "
+                    "must end elsewhere (Q4)."
+                )
             if kind == "move" and (s.move.steps >= s.move.max_steps or s.move.over or s.move.bleina_used):
                 return "You have no ordinary movement left this turn."
             if kind == "move":
@@ -482,6 +527,18 @@ class ArgoatGame(Game):
         if s.phase == OFFER and kind == "accept":
             return "Choose one of the listed ways to accept, or decline."
         return _NO_REASON
+
+    def _back_to_start(self, action: Action) -> bool:
+        """Whether a (refused) movement action would end where the turn began."""
+        s = self._s
+        start = s.turn_start()
+        path = [action.get("dir")] if action.get("type") == "move" else action.get("path")
+        if start is None or not isinstance(path, list) or not all(p in OFFSETS for p in path):
+            return False
+        end = s.current.pos
+        for side in path:
+            end = step(end, side)
+        return end == start
 
     # -- views and result ----------------------------------------------------------------
 

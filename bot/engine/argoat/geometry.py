@@ -17,13 +17,17 @@ OPPOSITE: dict[str, str] = {"N": "S", "E": "W", "S": "N", "W": "E"}
 
 
 _TEXTS: dict[Coord, str] = {}
-"""Text forms made so far (a map spans a few dozen cells, so this stays small)."""
+"""Text forms made so far (a map spans a few dozen cells; emptied if it ever holds
+:data:`TEXTS_MAX`, so it stays bounded whatever a process plays)."""
+TEXTS_MAX = 4096
 
 
 def fmt(coord: Coord) -> str:
     """The text form of a coordinate: ``"x,y"``."""
     text = _TEXTS.get(coord)
     if text is None:
+        if len(_TEXTS) >= TEXTS_MAX:
+            _TEXTS.clear()
         text = _TEXTS[coord] = f"{coord[0]},{coord[1]}"
     return text
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from bot.engine.core import Action, Event, player_ref
 
+from . import knowledge
 from .data import FRAGMENT_KEYS, ITEM_BY_KEY, ITEM_KEYS
 from .effects import bleinas_elsewhere, explore, move_bleina, name_at, take_fragment
 from .events import event
 from .geometry import fmt, parse
+from .movement import can_leave
 from .state import State
 
 
@@ -31,7 +33,11 @@ def item_actions(state: State) -> list[Action]:
         if item not in seat.items:
             continue
         if item == "staff":
-            actions.extend(_use(item, fmt(b)) for b in bleinas_elsewhere(state, seat.pos))
+            targets = bleinas_elsewhere(state, seat.pos)
+            start = state.turn_start()
+            if start in targets and not _staff_may_return(state):
+                targets.remove(start)
+            actions.extend(_use(item, fmt(b)) for b in targets)
         elif item == "book":
             if seat.pos == state.town:
                 wanted = [f for f in FRAGMENT_KEYS if f not in seat.fragments and state.reliquary[f] > 0]
@@ -57,6 +63,17 @@ def item_actions(state: State) -> list[Action]:
     return actions
 
 
+def _staff_may_return(state: State) -> bool:
+    """Q4: whether a Staff of Guidance may take the active player back to the frontier where
+    the turn began (only if a walk or a ride could take them away again)."""
+    move = state.move
+    if move.steps == 0 and not move.bleina_used:
+        return True  # a Staff used before moving leaves the ordinary move to make
+    start = state.start
+    assert start is not None
+    return can_leave(state, start, move.steps, over=True, ridden=move.bleina_used)
+
+
 def apply_item(state: State, action: Action, events: list[Event]) -> None:
     """Play a legal Item use: the card is shown, its effect resolves, the card is discarded."""
     seat = state.current
@@ -64,6 +81,8 @@ def apply_item(state: State, action: Action, events: list[Event]) -> None:
     target = action.get("target")
     seat.items.remove(item)
     state.used_items.append(item)
+    if state.known_items:
+        knowledge.item_played(state, seat.id, item)
     who = player_ref(seat.id)
     events.append(
         event(
@@ -76,6 +95,8 @@ def apply_item(state: State, action: Action, events: list[Event]) -> None:
     if item == "staff":
         assert target is not None
         start = seat.pos
+        if not move.moved:
+            state.start = start  # Q4: where the turn began
         seat.pos = parse(target)
         if move.steps == 0 and not move.bleina_used:
             move.moved = True  # "you may choose whether or not you wish to move"

@@ -17,7 +17,7 @@ from .data import (
     TOWN_KEY,
     TRAIL,
 )
-from .geometry import Coord, exits, open_cells, road_bits, update_open_cells
+from .geometry import OPPOSITE, Coord, exits, open_cells, road_bits, update_open_cells
 
 Action = dict[str, Any]
 
@@ -149,6 +149,10 @@ class State:
     extra_turns: int = 0
     phase: str = TURN
     move: Movement = field(default_factory=Movement)
+    start: Coord | None = None
+    """Where the active player's Avatar stood when the turn began, recorded by their first
+    movement action (None until then; also None in games saved before it was recorded, and
+    then Q4's "end elsewhere" is not enforced for the rest of that turn)."""
     trade: list[list[Any]] | None = None
     """The trade being built or offered: ``[partner_id, ((side, what, which), ...)]`` (the
     parts are an immutable tuple, replaced as parts are added or taken back)."""
@@ -157,6 +161,11 @@ class State:
     placed: Coord | None = None
     """Where the drawn Dragon frontier was placed (its Dark Forest goes next to it)."""
     winner: int | None = None
+    known_items: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    """What each player knows another still holds: ``observer → holder → Item keys`` (sorted
+    in card-list order, only non-empty entries). A lower bound kept up to date from what the
+    observer saw: Items they handed over in a trade, minus what the holder may have played or
+    passed on since (see :mod:`.knowledge`)."""
     undo: list[Snapshot] = field(default_factory=list)
     """Movement snapshots to go back to, newest last; emptied at every barrier."""
     roads: dict[Coord, str] = field(default_factory=dict)
@@ -164,7 +173,7 @@ class State:
     _exits: dict[Coord, list[tuple[str, Coord]]] = field(default_factory=dict, repr=False)
     _spots: dict[str, list[Coord]] = field(default_factory=dict, repr=False)
     _moves: dict[Coord, tuple[list[Action], list[Action]]] = field(default_factory=dict, repr=False)
-    _rides: dict[Coord, list[Action]] = field(default_factory=dict, repr=False)
+    _rides: dict[Coord, tuple[list[Action], list[Action]]] = field(default_factory=dict, repr=False)
     _trails: list[Coord] | None = field(default=None, repr=False)
     _open: dict[Coord, tuple[int, int]] | None = field(default=None, repr=False)
     """Derived: the empty cells a road leads to, with what a card there must match."""
@@ -250,14 +259,14 @@ class State:
             found = self._moves[at] = ([MOVES[side] for side, _ in first], [RIDES[side] for side, _ in first])
         return found
 
-    def long_rides(self, at: Coord) -> list[Action]:
-        """The two-space Bleina rides from ``at`` (shared, like :meth:`move_lists`)."""
+    def long_rides(self, at: Coord, onward: bool = False) -> list[Action]:
+        """The two-space Bleina rides from ``at`` (shared, like :meth:`move_lists`); with
+        ``onward``, only those that do not come back to ``at``."""
         found = self._rides.get(at)
         if found is None:
-            found = self._rides[at] = [
-                RIDES[side + side2] for side, cell in self.exits(at) for side2, _ in self.exits(cell)
-            ]
-        return found
+            rides = [RIDES[side + side2] for side, cell in self.exits(at) for side2, _ in self.exits(cell)]
+            found = self._rides[at] = (rides, [r for r in rides if r["path"][1] != OPPOSITE[r["path"][0]]])
+        return found[1] if onward else found[0]
 
     # -- lookups -------------------------------------------------------------------------
 
@@ -285,6 +294,12 @@ class State:
         """The frontier key at ``at``, or "forest" for a Dark Forest."""
         return "forest" if at in self.forests else self.frontiers[at]
 
+    def turn_start(self) -> Coord | None:
+        """The cell where the active player's turn began (see :attr:`start`; None: unknown)."""
+        if not self.move.moved:
+            return self.seats[self.active].pos
+        return self.start
+
     @property
     def town(self) -> Coord:
         """Where the Frontier Town is (always 0,0)."""
@@ -311,6 +326,53 @@ class State:
         seat.pos, seat.emeralds, self.bank, bleinas, move = snapshot
         self.bleinas = list(bleinas)
         self.move = Movement(*move)
+
+    # -- copies --------------------------------------------------------------------------
+
+    def copy(self) -> State:
+        """An independent copy: changing one never changes the other. The derived map data is
+        copied shallowly (its values are never changed in place, only replaced)."""
+        new = object.__new__(State)
+        new.seats = [
+            Seat(s.id, s.colour, s.pos, s.emeralds, list(s.fragments), list(s.items), list(s.peeks))
+            for s in self.seats
+        ]
+        new.difficulty = self.difficulty
+        new.rng = Rng(self.rng.state)
+        new.frontiers = dict(self.frontiers)
+        new.forests = {
+            at: Forest(f.at, f.road, f.content, f.flipped, list(f.markers)) for at, f in self.forests.items()
+        }
+        new.discovery = list(self.discovery)
+        new.supply = list(self.supply)
+        new.darkness = list(self.darkness)
+        new.bank = self.bank
+        new.reliquary = dict(self.reliquary)
+        new.bleinas = list(self.bleinas)
+        new.used_items = list(self.used_items)
+        new.active = self.active
+        new.turn = self.turn
+        new.extra_turns = self.extra_turns
+        new.phase = self.phase
+        new.move = Movement(*self.move.values())
+        new.start = self.start
+        new.trade = None if self.trade is None else [self.trade[0], self.trade[1]]
+        new.drawn = self.drawn
+        new.placed = self.placed
+        new.winner = self.winner
+        new.known_items = {
+            observer: {holder: list(keys) for holder, keys in known.items()}
+            for observer, known in self.known_items.items()
+        }
+        new.undo = list(self.undo)  # snapshots are immutable tuples
+        new.roads = dict(self.roads)
+        new._exits = dict(self._exits)
+        new._spots = dict(self._spots)
+        new._moves = dict(self._moves)
+        new._rides = dict(self._rides)
+        new._trails = self._trails
+        new._open = None if self._open is None else dict(self._open)
+        return new
 
     # -- JSON ----------------------------------------------------------------------------
 
@@ -354,10 +416,15 @@ class State:
             "extra_turns": self.extra_turns,
             "phase": self.phase,
             "move": dict(zip(_MOVEMENT_FIELDS, self.move.values(), strict=True)),
+            "start": None if self.start is None else list(self.start),
             "trade": None if self.trade is None else [self.trade[0], [list(part) for part in self.trade[1]]],
             "drawn": self.drawn,
             "placed": None if self.placed is None else list(self.placed),
             "winner": self.winner,
+            "known_items": {
+                observer: {holder: list(keys) for holder, keys in known.items()}
+                for observer, known in self.known_items.items()
+            },
             "undo": [_snapshot_json(u) for u in self.undo],
         }
         return data
@@ -403,12 +470,17 @@ class State:
             extra_turns=data["extra_turns"],
             phase=data["phase"],
             move=Movement(**data["move"]),
+            start=None if data.get("start") is None else (data["start"][0], data["start"][1]),
             trade=None
             if data["trade"] is None
             else [data["trade"][0], tuple(tuple(part) for part in data["trade"][1])],
             drawn=data["drawn"],
             placed=None if data["placed"] is None else (data["placed"][0], data["placed"][1]),
             winner=data["winner"],
+            known_items={
+                observer: {holder: list(keys) for holder, keys in known.items()}
+                for observer, known in data.get("known_items", {}).items()
+            },
             undo=[_snapshot_from_json(u) for u in data["undo"]],
         )
         return state

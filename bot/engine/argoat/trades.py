@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 
 from bot.engine.core import Action, Event, player_ref
 
+from . import knowledge
 from .data import FRAGMENT_BY_KEY, FRAGMENT_KEYS, ITEM_BY_KEY, ITEM_KEYS
 from .effects import explore
 from .events import event
@@ -34,13 +35,17 @@ Parts = tuple[Part, ...]
 
 _PARTS: dict[tuple[str, str, str | None], Action] = {}
 """Every ``trade_part`` action made so far, shared (actions are never changed once made); the
-possible parts are few (Fragments, Items, cells near the Town)."""
+possible parts are few (Fragments, Items, cells near the Town), and the table is emptied if it
+ever holds :data:`PARTS_MAX`."""
+PARTS_MAX = 4096
 
 
 def _part(side: str, what: str, which: str | None = None) -> Action:
     key = (side, what, which)
     action = _PARTS.get(key)
     if action is None:
+        if len(_PARTS) >= PARTS_MAX:
+            _PARTS.clear()
         action = {"type": "trade_part", "side": side, "what": what}
         if which is not None:
             action["which"] = which
@@ -331,6 +336,8 @@ def execute(state: State, chosen: list[str], events: list[Event]) -> None:
         partner.items.remove(key)
         proposer.add_item(key)
         received[proposer.id].append(key)
+    if received[partner.id] or chosen:
+        knowledge.items_traded(state, proposer.id, partner.id, received[partner.id], list(chosen))
     for who, kinds in received.items():
         if kinds:
             names = _join([f"the {ITEM_BY_KEY[k].name}" for k in kinds])

@@ -1,7 +1,8 @@
 """Views: the JSON-safe picture of a game for renderers and cogs (schema in docs/argoat-view.md).
 
-The public view holds no secret: no deck order, no face-down forest's content, no Item kind
-a player holds, no peek. A player's view adds only that player's Items and peeks.
+The public view holds no secret: no deck order or size (Q6: only whether a deck is empty), no
+face-down forest's content, no Item kind a player holds, no peek. A player's view adds only that
+player's Items and peeks.
 """
 
 from __future__ import annotations
@@ -131,10 +132,10 @@ def build_view(game: ArgoatGame, player: str | None) -> dict[str, Any]:
         "frontiers": _frontiers(state),
         "forests": _forests(state),
         "bleinas": [fmt(b) for b in state.bleinas],
-        "decks": {
-            "discovery": len(state.discovery),
-            "supply": len(state.supply),
-            "darkness": len(state.darkness),
+        "decks_empty": {  # Q6: whether a deck is empty shows at the table, its size does not
+            "discovery": not state.discovery,
+            "supply": not state.supply,
+            "darkness": not state.darkness,
         },
         "bank": state.bank,
         "reliquary": dict(state.reliquary),
