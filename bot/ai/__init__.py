@@ -1,0 +1,111 @@
+"""Computer players for any game of the engine contract: :func:`choose_action` is the entry point.
+
+The search (``search.py``) is Information Set MCTS over ``game.determinize(player, rng)`` copies,
+so a decision depends only on what ``player`` may see and on the seed. Each game may bring a
+rollout policy and an evaluation (``argo.py``, ``argoat.py``); other games get uniformly random
+rollouts scored by the engine's result. See ``docs/ai.md``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass
+
+from bot.ai.policy import Policy, plain, policy_for
+from bot.ai.search import ISMCTS, SearchResult
+from bot.engine.core import Action, Game
+
+
+@dataclass(frozen=True)
+class Level:
+    """How a level plays: its time budget and how often it makes a deliberate mistake."""
+
+    name: str
+    budget_s: float
+    """Search time per decision in CPU seconds (production); ``iterations=`` replaces it in tests."""
+    mistakes: float = 0.0
+    """Chance of skipping the search for a quick policy move or a random one."""
+    random_share: float = 0.5
+    """Of those mistakes, the share that are uniformly random (the rest are the policy's move)."""
+
+
+LEVELS: dict[str, Level] = {
+    "easy": Level("easy", budget_s=0.1, mistakes=0.35),
+    "normal": Level("normal", budget_s=0.5),
+    "hard": Level("hard", budget_s=1.5),
+}
+"""The search levels; ``random`` (uniformly random legal actions) is handled apart."""
+
+LEVEL_NAMES: tuple[str, ...] = ("random", *LEVELS)
+
+
+def choose_action(
+    game: Game,
+    player: str,
+    *,
+    level: str = "normal",
+    seed: int = 0,
+    budget_s: float | None = None,
+    iterations: int | None = None,
+) -> Action | None:
+    """The action ``player`` takes now: one of ``game.legal_actions(player)``, or None.
+
+    None means "I do not act": only when ``player`` is not the prompt's main decider and has no
+    ``pass`` (an optional out-of-turn chance, e.g. Argo's Time Machine without a hold), and the
+    bot prefers to let the game go on. A single legal action is returned without search.
+    ``iterations`` runs that many search iterations (deterministic for a given view of the game,
+    seed and level); otherwise the level's time budget (or ``budget_s``) bounds the search.
+    """
+    return decide(game, player, level=level, seed=seed, budget_s=budget_s, iterations=iterations)[0]
+
+
+def decide(
+    game: Game,
+    player: str,
+    *,
+    level: str = "normal",
+    seed: int = 0,
+    budget_s: float | None = None,
+    iterations: int | None = None,
+) -> tuple[Action | None, SearchResult | None]:
+    """:func:`choose_action` with the search's statistics (None when no search ran)."""
+    if level != "random" and level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVEL_NAMES)}")
+    prompt = game.prompt()
+    legal = game.legal_actions(player)
+    if prompt is None or not legal:
+        return None, None
+    main = prompt.player == player
+    passing = next((a for a in legal if a.get("type") == "pass"), None)
+    optional = not main and passing is None  # an out-of-turn chance the bot may let go
+    rng = random.Random(f"{seed}:{level}")
+    if level == "random":
+        if optional:
+            return None, None
+        options = plain(legal)
+        return options[rng.randrange(len(options))], None
+    if len(legal) == 1 and not optional:
+        return legal[0], None
+    policy = policy_for(game)
+    policy.begin(game, player, rng)
+    options = policy.candidates(game, player, legal, 0)
+    if len(options) == 1 and not optional:
+        return options[0], None
+    spec = LEVELS[level]
+    if spec.mistakes and rng.random() < spec.mistakes:
+        if optional:
+            return None, None
+        if rng.random() < spec.random_share:
+            return options[rng.randrange(len(options))], None
+        return policy.greedy_action(game, player, legal, rng), None
+    search = ISMCTS(game, player, policy, rng, options, allow_wait=optional)
+    if iterations is not None:
+        result = search.run(iterations=iterations)
+    else:
+        budget = spec.budget_s if budget_s is None else budget_s
+        result = search.run(deadline=time.process_time() + budget)
+    return result.action, result
+
+
+__all__ = ["LEVELS", "LEVEL_NAMES", "Level", "Policy", "choose_action", "decide", "policy_for"]

@@ -1,0 +1,367 @@
+"""Argo knowledge for the search: a weighted rollout policy and an evaluation with the Aliens' threat.
+
+Evaluation (a value in [0, 1] per seat): each player's *projected* points are their banked points,
+plus the seats they hold in Escape Pods still on the station (discounted: a Pod may never leave),
+plus a share of a future seat for each Astronaut still free in the station (less when an Alien is
+one step away). The Aliens' projected score is the Alien track after the deaths the threatened
+Astronauts make likely. Then
+
+    value = 0.75 * P(humans beat the Aliens) * share + 0.25 * share
+
+where ``share`` is the player's soft share of the lead (a logistic of the margin over the others)
+and P(humans beat the Aliens) a logistic of the best projected player's lead over the Aliens
+(near zero when the track is about to fill). The 0.25 part keeps "more points than the others"
+worth something even when the Aliens look like winning. A finished game is scored the same way
+with the real outcome in place of the estimate.
+
+The rollout policy samples moves by weights: it avoids walking into Aliens and Alien moves that
+kill its own people or feed a nearly full track, walks towards Escape Pods and boards them, and
+likes the Warehouse, the Laser and launching its own Pods. Rollouts stop after two turns.
+
+This module reads the Argo engine's state (``game.st``) for speed; it only ever sees the
+determinised copies the search hands it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import deque
+from typing import Any
+
+from bot.ai.policy import Policy, plain, register
+from bot.engine.argo import station
+from bot.engine.argo.data import (
+    ALIEN_FORBIDDEN,
+    CHIEF,
+    CONTROL_ROOM,
+    CORE_ROOM,
+    GRUNT,
+    INFIRMARY,
+    JUMP_ROOM,
+    LAB,
+    LASER,
+    POD,
+    ROBOT,
+    SECURITY_CENTER,
+    TEAM_SIZE,
+    TILES,
+    WAKING_ROOM_ID,
+    WAREHOUSE,
+)
+from bot.engine.argo.state import State
+from bot.engine.core import Action, Game, Result
+
+POD_KEEP = 0.75
+"""Chance a seated Astronaut's Pod leaves before the end (lower once the last tile is built)."""
+FREE_SEAT = 1.1
+"""What an Astronaut still free in the station is worth, when there are seats for everyone."""
+THREAT = 0.45
+"""Chance an Astronaut with an Alien one step away dies before the next round."""
+SHARE_SCALE = 2.0
+"""Points of margin that make the share of the lead ~0.73 (a logistic's scale)."""
+ALIEN_SCALE = 1.5
+"""Points of lead over the Aliens that make P(humans beat the Aliens) ~0.73."""
+SURVIVAL_WEIGHT = 0.75
+"""Weight of beating the Aliens (and the others) against merely having more than the others."""
+
+
+def _sigmoid(x: float) -> float:
+    if x < -30:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _owner(aid: int) -> int:
+    return aid // TEAM_SIZE
+
+
+def _role(aid: int) -> int:
+    return aid % TEAM_SIZE
+
+
+def _threatened(st: State) -> set[int]:
+    """Astronauts on a tile an Alien could enter next (one step from an Alien), Robots excepted."""
+    found: set[int] = set()
+    for alien in st.aliens:
+        for tile in station.linked(st, alien):
+            if TILES[tile].kind in ALIEN_FORBIDDEN:
+                continue
+            people = [a for a in st.occ.get(tile, ()) if _role(a) != ROBOT]
+            grunts = sum(1 for a in people if _role(a) == GRUNT)
+            if grunts >= 2:
+                continue
+            found.update(people)
+    return found
+
+
+def projections(st: State) -> tuple[list[float], float, bool]:
+    """Projected points per seat, the Aliens' projected score, and whether the track looks full."""
+    n = st.n
+    points = [float(s) for s in st.scores]
+    keep = POD_KEEP if st.final_turns is None else POD_KEEP * 0.5
+    free_seats = 0
+    for pod in st.pod_stack:
+        free_seats += len(TILES[pod].seats)
+    free: list[int] = []
+    for tile in st.pos:
+        info = TILES[tile]
+        occupants = st.occ.get(tile, ())
+        if info.kind == POD:
+            free_seats += len(info.seats) - len(occupants)
+            for seat_index, aid in enumerate(occupants):
+                value = info.seats[seat_index] * (2 if _role(aid) == CHIEF else 1)
+                points[_owner(aid)] += keep * value
+        else:
+            free.extend(occupants)
+    threatened = _threatened(st) if st.aliens else set()
+    if free:
+        per = FREE_SEAT * min(1.0, free_seats / len(free))
+        if st.final_turns is not None:
+            per *= 0.5
+        for aid in free:
+            value = per * (1.6 if _role(aid) == CHIEF else 1.0)
+            if aid in threatened:
+                value *= 1.0 - THREAT
+            points[_owner(aid)] += value
+    values = st.track_values()
+    deaths = min(len(threatened), n) * THREAT
+    index = st.covered() + len(st.track) + round(deaths)
+    full = index >= len(values)
+    alien = float(values[-1] + 4 if full else values[index])
+    return points, alien, full
+
+
+def _shares(points: list[float]) -> list[float]:
+    """Each seat's soft share of the lead: a logistic of its margin over the best other seat."""
+    shares = []
+    for i, mine in enumerate(points):
+        best_other = max(p for j, p in enumerate(points) if j != i)
+        shares.append(_sigmoid((mine - best_other) / SHARE_SCALE))
+    return shares
+
+
+@register("Argo")
+class ArgoPolicy(Policy):
+    """Argo: weighted rollouts of two turns, scored by points, Pods and the Aliens' threat."""
+
+    rollout_turns = 2
+    rollout_steps = 40
+
+    # ----- evaluation -------------------------------------------------------------------------
+
+    def evaluate(self, game: Game) -> list[float]:
+        """Value per seat in [0, 1]: survival against the Aliens times the share of the lead."""
+        result = game.result()
+        if result is not None:
+            return self.outcome(game, result)
+        st: State = game.st  # type: ignore[attr-defined]
+        points, alien, full = projections(st)
+        shares = _shares(points)
+        survive = _sigmoid((max(points) - alien) / ALIEN_SCALE)
+        if full:
+            survive *= 0.3
+        return [SURVIVAL_WEIGHT * survive * s + (1 - SURVIVAL_WEIGHT) * s for s in shares]
+
+    def outcome(self, game: Game, result: Result) -> list[float]:
+        """A finished game: winners share 0.75, and everyone their share of the lead on points."""
+        scores = [float(result.scores.get(p, 0)) for p in game.players]
+        shares = _shares(scores)
+        winners = set(result.winners)
+        win = 1.0 / len(winners) if winners else 0.0
+        return [
+            SURVIVAL_WEIGHT * (win if p in winners else 0.0) + (1 - SURVIVAL_WEIGHT) * s
+            for p, s in zip(game.players, shares, strict=True)
+        ]
+
+    # ----- the tree ---------------------------------------------------------------------------
+
+    def candidates(self, game: Game, player: str, actions: list[Action], depth: int) -> list[Action]:
+        """Undo and cancel never; below the root, no Control Room moves (hundreds of them)."""
+        options = plain(actions)
+        if depth > 0:
+            kept = [a for a in options if not _is_control_room(a)]
+            if kept:
+                return kept
+        return options
+
+    # ----- rollouts ---------------------------------------------------------------------------
+
+    def rollout_start(self, game: Game) -> Any:
+        """The turn number when the rollout starts."""
+        return game.st.turn  # type: ignore[attr-defined]
+
+    def rollout_over(self, game: Game, start: Any, steps: int) -> bool:
+        """Two turns played, or the step cap reached."""
+        return steps >= self.rollout_steps or game.st.turn - start >= self.rollout_turns  # type: ignore[attr-defined]
+
+    def rollout_action(self, game: Game, player: str, actions: list[Action], rng: random.Random) -> Action:
+        """A move drawn by the weights of :func:`weights`."""
+        options = plain(actions)
+        if len(options) == 1:
+            return options[0]
+        st: State = game.st  # type: ignore[attr-defined]
+        seat = st.players.index(player)
+        w = weights(st, seat, options)
+        total = sum(w)
+        pick = rng.random() * total
+        for action, weight in zip(options, w, strict=True):
+            pick -= weight
+            if pick <= 0:
+                return action
+        return options[-1]
+
+    def greedy_action(self, game: Game, player: str, actions: list[Action], rng: random.Random) -> Action:
+        """The heaviest move by :func:`weights` (ties: the first)."""
+        options = plain(actions)
+        st: State = game.st  # type: ignore[attr-defined]
+        w = weights(st, st.players.index(player), options)
+        return options[max(range(len(options)), key=w.__getitem__)]
+
+
+def _is_control_room(action: Action) -> bool:
+    kind = action["type"]
+    if kind == "timemachine":
+        action = action["do"]
+        kind = action["type"]
+    return kind == "activate" and TILES[action["module"]].kind == CONTROL_ROOM
+
+
+def _pod_distance(st: State) -> dict[int, int]:
+    """Steps from each tile to the nearest Escape Pod with a free seat (through linked tiles)."""
+    dist: dict[int, int] = {}
+    queue: deque[int] = deque()
+    for tile in st.pos:
+        info = TILES[tile]
+        if info.kind == POD and len(st.occ.get(tile, ())) < len(info.seats):
+            dist[tile] = 0
+            queue.append(tile)
+    while queue:
+        tile = queue.popleft()
+        for other in station.linked(st, tile):
+            if other not in dist:
+                dist[other] = dist[tile] + 1
+                queue.append(other)
+    return dist
+
+
+def weights(st: State, seat: int, actions: list[Action]) -> list[float]:
+    """How much a sensible player likes each action (higher is likelier in a rollout)."""
+    values = st.track_values()
+    slots_left = len(values) - st.covered() - len(st.track)
+    aliens = set(st.aliens)
+    near_alien: set[int] | None = None
+    pod_dist: dict[int, int] | None = None
+    control = sum(1 for a in actions if a["type"] == "activate" and TILES[a["module"]].kind == CONTROL_ROOM)
+    out: list[float] = []
+    for action in actions:
+        kind = action["type"]
+        if kind == "timemachine":
+            out.append(0.3 / len(actions))
+            continue
+        if kind == "pass":
+            out.append(1.0)
+            continue
+        if kind == "move" and "alien" in action:
+            out.append(_alien_move_weight(st, seat, action["to"], slots_left))
+            continue
+        if kind == "kill":
+            aid = action["astronaut"]
+            if _owner(aid) == seat:
+                out.append(0.05)
+            else:
+                out.append(2.0 if _role(aid) == CHIEF else 1.0)
+            continue
+        if kind == "move" and "astronaut" in action:
+            if pod_dist is None:
+                pod_dist = _pod_distance(st)
+            if near_alien is None:
+                near_alien = {t for a in aliens for t in station.linked(st, a)}
+            out.append(_astronaut_move_weight(st, action, aliens, near_alien, pod_dist))
+            continue
+        if kind == "activate":
+            out.append(_activation_weight(st, seat, action, control))
+            continue
+        if kind == "build":
+            pods_on_station = any(TILES[t].kind == POD for t in st.pos)
+            out.append(3.0 if TILES[action["tile"]].kind == POD and not pods_on_station else 1.0)
+            continue
+        out.append(1.0)  # pushes, teleports, Pilot choices after a push...
+    return out
+
+
+def _alien_move_weight(st: State, seat: int, dest: int, slots_left: int) -> float:
+    victims = [a for a in st.occ.get(dest, ()) if _role(a) != ROBOT]
+    weight = 1.0
+    if victims:
+        grunts = sum(1 for a in victims if _role(a) == GRUNT)
+        if grunts >= 2:
+            weight = 1.5  # the Grunts kill the Alien: a point, nobody dies
+        else:
+            pool = [a for a in victims if _role(a) != GRUNT] or victims
+            if all(_owner(a) == seat for a in pool):
+                weight = 0.03
+            elif slots_left <= 2:
+                weight = 0.05
+            elif slots_left <= 4:
+                weight = 0.5
+            else:
+                weight = 1.5
+    for pod in station.pods_facing(st, dest):
+        people = st.occ.get(pod, ())
+        if people:
+            mine = sum(1 for a in people if _owner(a) == seat)
+            weight *= 2.0 if mine * 2 >= len(people) else 0.5
+    return weight
+
+
+def _astronaut_move_weight(
+    st: State, action: Action, aliens: set[int], near_alien: set[int], pod_dist: dict[int, int]
+) -> float:
+    aid = action["astronaut"]
+    dest = action["path"][-1]
+    role = _role(aid)
+    info = TILES[dest]
+    if info.kind == POD:
+        choice = action.get("pilot")
+        if choice == "relocate":
+            return 0.2
+        return 6.0 if choice is None or choice == "stay" else 2.0
+    if dest in aliens and role != ROBOT:
+        return 4.0 if role == GRUNT else 0.02
+    weight = 1.0
+    here = st.loc[aid]
+    far = 99
+    if pod_dist.get(dest, far) < pod_dist.get(here, far):
+        weight *= 2.5
+    elif here == WAKING_ROOM_ID:
+        weight *= 1.5
+    if info.kind == CORE_ROOM:
+        weight *= 0.3
+    if dest in near_alien and role != ROBOT:
+        weight *= 0.4
+    return weight
+
+
+def _activation_weight(st: State, seat: int, action: Action, control: int) -> float:
+    kind = TILES[action["module"]].kind
+    if kind == WAREHOUSE:
+        return 6.0
+    if kind == LASER:
+        return 3.0
+    if kind == SECURITY_CENTER:
+        people = st.occ.get(action["pod"], ())
+        mine = sum(1 for a in people if _owner(a) == seat)
+        return 6.0 if mine * 2 >= len(people) else 0.2
+    if kind == INFIRMARY:
+        return 2.0 if _owner(action["astronaut"]) == seat else 0.3
+    if kind == LAB:
+        return 0.3
+    if kind == JUMP_ROOM:
+        return 0.6
+    if kind == CONTROL_ROOM:
+        return 0.5 / max(control, 1)
+    return 0.5
+
+
+__all__ = ["ArgoPolicy", "projections", "weights"]

@@ -1,0 +1,91 @@
+"""What the search asks of a game: which moves to consider, how to play a rollout, how to score.
+
+:class:`Policy` is the default for any game: every move but undo/cancel is a candidate, rollouts
+are uniformly random, and a position is scored only by the engine's result (each winner gets an
+equal share of 1; an unfinished position is a draw). Games with a policy of their own
+(``bot/ai/argo.py``, ``bot/ai/argoat.py``) subclass it; :func:`policy_for` picks one by game name.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bot.engine.core import Action, Game, Result
+
+SKIPPED = frozenset({"undo", "cancel"})
+"""Action types the search never plays when anything else is legal (they only go back)."""
+
+
+def plain(actions: list[Action]) -> list[Action]:
+    """``actions`` without undo and cancel, or all of them when nothing else is legal."""
+    kept = [a for a in actions if a.get("type") not in SKIPPED]
+    return kept or actions
+
+
+class Policy:
+    """The game-specific knowledge the search uses; this base class knows nothing of any game."""
+
+    rollout_steps: int = 400
+    """Decisions a rollout plays at most before the position is scored by :meth:`evaluate`."""
+
+    def begin(self, game: Game, player: str, rng: random.Random) -> None:
+        """Called once before each decision's search (a policy may draw per-decision choices)."""
+
+    def candidates(self, game: Game, player: str, actions: list[Action], depth: int) -> list[Action]:
+        """The moves the search tree considers for ``player`` (a non-empty part of ``actions``).
+
+        ``depth`` is the node's distance from the root (0: the decision being searched)."""
+        return plain(actions)
+
+    def rollout_action(self, game: Game, player: str, actions: list[Action], rng: random.Random) -> Action:
+        """The move ``player`` plays in a rollout (uniformly random here)."""
+        options = plain(actions)
+        return options[rng.randrange(len(options))]
+
+    def greedy_action(self, game: Game, player: str, actions: list[Action], rng: random.Random) -> Action:
+        """A quick move without search (the easy level's occasional shortcut)."""
+        return self.rollout_action(game, player, actions, rng)
+
+    def rollout_start(self, game: Game) -> Any:
+        """A marker taken when a rollout starts (passed to :meth:`rollout_over`)."""
+        return None
+
+    def rollout_over(self, game: Game, start: Any, steps: int) -> bool:
+        """True when the rollout should stop and the position be scored."""
+        return steps >= self.rollout_steps
+
+    def evaluate(self, game: Game) -> list[float]:
+        """A score in [0, 1] per seat (seat order) for ``game``, finished or not."""
+        result = game.result()
+        if result is not None:
+            return self.outcome(game, result)
+        n = len(game.players)
+        return [1.0 / n] * n
+
+    def outcome(self, game: Game, result: Result) -> list[float]:
+        """The score per seat of a finished game: each winner an equal share of 1."""
+        winners = set(result.winners)
+        share = 1.0 / len(winners) if winners else 0.0
+        return [share if p in winners else 0.0 for p in game.players]
+
+
+_POLICIES: dict[str, type[Policy]] = {}
+
+
+def register(name: str):
+    """Class decorator: the policy for the game called ``name`` (case-insensitive)."""
+
+    def deco(cls: type[Policy]) -> type[Policy]:
+        _POLICIES[name.lower()] = cls
+        return cls
+
+    return deco
+
+
+def policy_for(game: Game) -> Policy:
+    """The policy registered for ``game``'s name, or the plain :class:`Policy`."""
+    from bot.ai import argo, argoat  # noqa: F401  (registers the per-game policies)
+
+    cls = _POLICIES.get(type(game).name.lower(), Policy)
+    return cls()

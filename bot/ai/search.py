@@ -1,0 +1,246 @@
+"""Single-observer Information Set Monte Carlo Tree Search over the engine contract.
+
+Cowling, Powley & Whitehouse (2012), "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2).
+One tree is grown for the searching player's information set. Every iteration:
+
+1. *determinise*: ``game.determinize(player, rng)`` gives a copy in which everything the player
+   cannot see is redrawn; the iteration plays on that copy only;
+2. *select*: from the root, while every legal move of the copy already has a child, pick the child
+   maximising the UCB1 value of the player to move, with the child's *availability* count (how
+   often it was legal when its parent was visited) in place of the parent's visit count;
+3. *expand* one untried legal move;
+4. *roll out* with the game's policy for a bounded number of decisions, then score the position
+   with the policy's evaluation (a value in [0, 1] per seat);
+5. *back up* the score vector: each node keeps a sum per seat, and each player to move maximises
+   their own (max^n for more than two players).
+
+Edges are keyed by (actor, action notation), unique among the legal actions of a moment, so the
+same move in different determinisations shares one edge. Nothing here knows any game's rules.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.ai.policy import Policy
+from bot.engine.core import SYSTEM, TIMEOUT, Action, Game, IllegalAction
+
+WAIT = "(wait)"
+"""The root's pseudo-move for an optional out-of-turn chance: do nothing, let the game go on."""
+
+Key = tuple[str, str]
+
+
+class Node:
+    """One edge of the tree with the node it leads to: visits, availability, score sums per seat."""
+
+    __slots__ = ("avail", "children", "sums", "visits")
+
+    def __init__(self, seats: int) -> None:
+        self.children: dict[Key, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.sums = [0.0] * seats
+
+
+def decider(game: Game) -> tuple[str, list[Action]] | None:
+    """Who acts next in a simulation and their legal actions; None once the game has ended.
+
+    The prompt's main decider acts if they have legal actions. When there is none (``player`` is
+    None, as while Argo waits on Time Machine holders) the first waiting player with legal actions
+    decides; if nobody can act, :data:`SYSTEM` applies :data:`TIMEOUT`. Optional out-of-turn
+    chances beside a main decider (``others`` without a wait) are ignored in simulations."""
+    prompt = game.prompt()
+    if prompt is None:
+        return None
+    if prompt.player is not None:
+        actions = game.legal_actions(prompt.player)
+        if actions:
+            return prompt.player, actions
+    for other in prompt.others:
+        if other != prompt.player:
+            actions = game.legal_actions(other)
+            if actions:
+                return other, actions
+    return SYSTEM, [dict(TIMEOUT)]
+
+
+@dataclass
+class SearchResult:
+    """What a search found: the chosen action (None: wait), iterations run, root statistics."""
+
+    action: Action | None
+    iterations: int
+    visits: dict[str, int]
+    """Root visits per notation (``(wait)`` for waiting)."""
+    values: dict[str, float]
+    """Root mean score of the searching player per notation."""
+
+
+class ISMCTS:
+    """One search for ``player`` in ``game``; :meth:`run` grows the tree, then picks the most
+    visited root move among ``root_actions`` (plus waiting when ``allow_wait``)."""
+
+    def __init__(
+        self,
+        game: Game,
+        player: str,
+        policy: Policy,
+        rng: random.Random,
+        root_actions: list[Action],
+        *,
+        allow_wait: bool = False,
+        exploration: float = 0.7,
+    ) -> None:
+        self.game = game
+        self.player = player
+        self.policy = policy
+        self.rng = rng
+        self.seats = {p: i for i, p in enumerate(game.players)}
+        self.n = len(game.players)
+        self.root = Node(self.n)
+        self.root_keys: dict[Key, Action | None] = {(player, game.notation(a)): a for a in root_actions}
+        if allow_wait:
+            self.root_keys[(player, WAIT)] = None
+        self.allow_wait = allow_wait
+        self.c = exploration
+        self.iterations = 0
+
+    def run(self, iterations: int | None = None, deadline: float | None = None) -> SearchResult:
+        """Iterate ``iterations`` times, or until ``time.process_time()`` passes ``deadline``
+        (CPU seconds of this process: the search's strength does not drop on a busy machine)."""
+        if iterations is None and deadline is None:
+            raise ValueError("give iterations or a deadline")
+        clock: Callable[[], float] = time.process_time
+        while True:
+            if iterations is not None and self.iterations >= iterations:
+                break
+            if deadline is not None and self.iterations > 0 and clock() >= deadline:
+                break
+            self._iterate()
+            self.iterations += 1
+        return self._result()
+
+    # ----- one iteration ----------------------------------------------------------------------
+
+    def _iterate(self) -> None:
+        world = self.game.determinize(self.player, random.Random(self.rng.getrandbits(64)))
+        node = self.root
+        path = [node]
+        depth = 0
+        while True:
+            if depth == 0:
+                actor = self.player
+                actions = world.legal_actions(actor)
+            else:
+                step = decider(world)
+                if step is None:
+                    break
+                actor, actions = step
+                if actor == SYSTEM:
+                    if not _timeout(world):
+                        break
+                    continue
+            options: dict[Key, Action | None] = {
+                (actor, world.notation(a)): a for a in self.policy.candidates(world, actor, actions, depth)
+            }
+            if depth == 0 and self.allow_wait:
+                options[(actor, WAIT)] = None
+            if not options:
+                break
+            children = node.children
+            untried = []
+            for key in options:
+                child = children.get(key)
+                if child is None:
+                    untried.append(key)
+                else:
+                    child.avail += 1
+            if untried:
+                key = untried[self.rng.randrange(len(untried))]
+                child = children[key] = Node(self.n)
+                child.avail = 1
+                self._play(world, actor, options[key])
+                path.append(child)
+                break
+            key = self._select(node, options, self.seats.get(actor, 0))
+            node = children[key]
+            self._play(world, actor, options[key])
+            path.append(node)
+            depth += 1
+        values = self._rollout(world)
+        for visited in path:
+            visited.visits += 1
+            sums = visited.sums
+            for i, v in enumerate(values):
+                sums[i] += v
+
+    @staticmethod
+    def _play(world: Game, actor: str, action: Action | None) -> None:
+        if action is not None:  # None is waiting: the game goes on without this player
+            world.apply(actor, action)
+
+    def _select(self, node: Node, options: dict[Key, Action | None], seat: int) -> Key:
+        best_key: Key | None = None
+        best = -math.inf
+        c = self.c
+        children = node.children
+        for key in options:
+            child = children[key]
+            score = child.sums[seat] / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+            if score > best:
+                best, best_key = score, key
+        assert best_key is not None
+        return best_key
+
+    def _rollout(self, world: Game) -> list[float]:
+        policy = self.policy
+        rng = self.rng
+        start = policy.rollout_start(world)
+        steps = 0
+        while not policy.rollout_over(world, start, steps):
+            step = decider(world)
+            if step is None:
+                break
+            actor, actions = step
+            if actor == SYSTEM:
+                if not _timeout(world):
+                    break
+                continue
+            world.apply(actor, policy.rollout_action(world, actor, actions, rng))
+            steps += 1
+        return policy.evaluate(world)
+
+    # ----- the answer -------------------------------------------------------------------------
+
+    def _result(self) -> SearchResult:
+        seat = self.seats[self.player]
+        best_key: Key | None = None
+        best = (-1, -math.inf)
+        visits: dict[str, int] = {}
+        values: dict[str, float] = {}
+        for key in self.root_keys:  # legal order: ties go to the first
+            child = self.root.children.get(key)
+            if child is None or child.visits == 0:
+                continue
+            mean = child.sums[seat] / child.visits
+            visits[key[1]] = child.visits
+            values[key[1]] = mean
+            if (child.visits, mean) > best:
+                best, best_key = (child.visits, mean), key
+        if best_key is None:  # no iteration reached a root move (cannot happen with >= 1 iteration)
+            best_key = next(iter(self.root_keys))
+        return SearchResult(self.root_keys[best_key], self.iterations, visits, values)
+
+
+def _timeout(world: Game) -> bool:
+    """Apply the timeout as the system; False when the engine refuses it (nothing can go on)."""
+    try:
+        world.apply(SYSTEM, dict(TIMEOUT))
+    except IllegalAction:
+        return False
+    return True

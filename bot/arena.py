@@ -1,0 +1,298 @@
+"""Bot-only games without Discord: ``python -m bot.arena argo --players 4 --bots hard,normal,easy,random``.
+
+Plays ``--games`` games between the given bot levels (one per seat; seats rotate from game to
+game so no bot always sits first) and prints a table per bot: wins with a 95% confidence
+interval (Wilson), average score, average turns, and CPU milliseconds per searched decision
+(p50 / p95); for Argo also how often the Aliens won. ``--jobs N`` plays games in N processes.
+
+Out-of-turn chances (Argo's Time Machine, an Argoat proposer's withdrawal) are offered to the
+bots in ``others`` before the main decider acts; a bot answering None lets the game go on.
+When the game waits for nobody but a timer, the arena applies the timeout at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from bot.ai import LEVEL_NAMES, decide
+from bot.engine.core import SYSTEM, TIMEOUT, Game
+from bot.engine.registry import GameRegistry, discover
+
+MAX_DECISIONS = 4000
+"""A game still running after this many decisions is stopped and counted as unfinished."""
+
+
+@dataclass
+class SeatRecord:
+    """How one seat's bot did in one game."""
+
+    level: str
+    won: bool
+    score: int
+    decisions: int = 0
+    searched_ms: list[float] = field(default_factory=list)
+    """CPU milliseconds of each decision that ran a search."""
+
+
+@dataclass
+class GameRecord:
+    """One finished (or stopped) game: seats in seat order, turns, whether the Aliens won."""
+
+    seed: int
+    seats: list[SeatRecord]
+    finished: bool
+    turns: int
+    nobody_won: bool
+    """True when the game ended without a winner (Argo: the Aliens won)."""
+
+
+def game_class(name: str) -> type[Game]:
+    """The engine class for a game name (any case)."""
+    cls = GameRegistry(discover()).get(name)
+    if cls is None:
+        raise SystemExit(f"unknown game {name!r}")
+    return cls
+
+
+def play_game(
+    game_name: str,
+    levels: Sequence[str],
+    seed: int,
+    *,
+    options: dict[str, str] | None = None,
+    iterations: int | None = None,
+    budget_s: float | None = None,
+    max_decisions: int = MAX_DECISIONS,
+) -> GameRecord:
+    """Play one game with ``levels[i]`` in seat ``i``; every random choice comes from ``seed``."""
+    cls = game_class(game_name)
+    players = [f"bot:{i}" for i in range(len(levels))]
+    game = cls.new(players, seed, options or {})
+    seats = {p: SeatRecord(level, False, 0) for p, level in zip(players, levels, strict=True)}
+    count = 0
+
+    def ask(player: str):
+        nonlocal count
+        count += 1
+        record = seats[player]
+        started = time.process_time()
+        action, search = decide(
+            game,
+            player,
+            level=record.level,
+            seed=seed * 100_003 + count,
+            budget_s=budget_s,
+            iterations=iterations,
+        )
+        record.decisions += 1
+        if search is not None:
+            record.searched_ms.append((time.process_time() - started) * 1000)
+        return action
+
+    while game.result() is None and count < max_decisions:
+        prompt = game.prompt()
+        assert prompt is not None
+        acted = False
+        for other in prompt.others:
+            if other != prompt.player and prompt.player is not None and game.legal_actions(other):
+                action = ask(other)
+                if action is not None:
+                    game.apply(other, action)
+                    acted = True
+                    break
+        if acted:
+            continue
+        deciders = [p for p in prompt.deciders() if game.legal_actions(p)]
+        if not deciders:
+            game.apply(SYSTEM, dict(TIMEOUT))
+            continue
+        player = deciders[0]
+        action = ask(player)
+        if action is None:  # a waiting player with nothing but optional chances: let time run out
+            game.apply(SYSTEM, dict(TIMEOUT))
+            continue
+        game.apply(player, action)
+    result = game.result()
+    view = game.view(None)
+    turns = int(view.get("turn") or 0)
+    if result is not None:
+        for p, record in seats.items():
+            record.won = p in result.winners
+            record.score = int(result.scores.get(p, 0))
+    return GameRecord(
+        seed=seed,
+        seats=[seats[p] for p in players],
+        finished=result is not None,
+        turns=turns,
+        nobody_won=result is not None and not result.winners,
+    )
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0..100) by linear interpolation; 0 for no values."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q / 100
+    lo, hi = math.floor(k), math.ceil(k)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def labels(levels: Sequence[str]) -> list[str]:
+    """A name per bot: its level, numbered when a level appears more than once."""
+    out = []
+    for i, level in enumerate(levels):
+        if levels.count(level) > 1:
+            out.append(f"{level}-{levels[: i + 1].count(level)}")
+        else:
+            out.append(level)
+    return out
+
+
+def _one(
+    args: tuple[str, list[str], int, int, dict[str, str], int | None, float | None],
+) -> tuple[int, GameRecord]:
+    game_name, levels, seed, shift, options, iterations, budget = args
+    seated = levels[shift:] + levels[:shift]
+    return shift, play_game(game_name, seated, seed, options=options, iterations=iterations, budget_s=budget)
+
+
+def run_games(
+    game_name: str,
+    levels: Sequence[str],
+    games: int,
+    *,
+    seed: int = 0,
+    jobs: int = 1,
+    options: dict[str, str] | None = None,
+    iterations: int | None = None,
+    budget_s: float | None = None,
+) -> list[tuple[list[int], GameRecord]]:
+    """Play the games (seats rotating); each record comes with the bot index of every seat."""
+    levels = list(levels)
+    n = len(levels)
+    tasks = [
+        (game_name, levels, seed + g, g % n, dict(options or {}), iterations, budget_s) for g in range(games)
+    ]
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            done = list(pool.map(_one, tasks))
+    else:
+        done = [_one(t) for t in tasks]
+    out = []
+    for shift, record in done:
+        order = [(shift + seat) % n for seat in range(n)]  # bot index sitting in each seat
+        out.append((order, record))
+    return out
+
+
+def report(game_name: str, levels: Sequence[str], runs: list[tuple[list[int], GameRecord]]) -> str:
+    """The results table, as printed by the command."""
+    names = labels(levels)
+    n_games = len(runs)
+    lines = []
+    finished = sum(1 for _, r in runs if r.finished)
+    turns = [r.turns for _, r in runs if r.finished]
+    avg_turns = statistics.fmean(turns) if turns else 0.0
+    lines.append(
+        f"{game_name}, {len(levels)} players, {n_games} games: {finished} finished, "
+        f"average {avg_turns:.1f} turns per finished game"
+    )
+    if game_name.lower() == "argo":
+        aliens = sum(1 for _, r in runs if r.nobody_won)
+        lo, hi = wilson(aliens, n_games)
+        lines.append(
+            f"Aliens won {aliens}/{n_games} = {aliens / max(n_games, 1):.0%} [95% CI {lo:.0%}–{hi:.0%}]"
+        )
+    lines.append(
+        f"{'bot':<10} {'wins':>5} {'win%':>5} {'95% CI':>11} {'avg score':>9} {'first seat':>10} "
+        f"{'decisions':>9} {'searched':>8} {'ms p50':>8} {'ms p95':>8}"
+    )
+    for b, name in enumerate(names):
+        wins = 0
+        scores = []
+        first = 0
+        decisions = 0
+        times: list[float] = []
+        for order, record in runs:
+            seat = order.index(b)
+            rec = record.seats[seat]
+            wins += rec.won
+            scores.append(rec.score)
+            first += seat == 0
+            decisions += rec.decisions
+            times.extend(rec.searched_ms)
+        lo, hi = wilson(wins, n_games)
+        lines.append(
+            f"{name:<10} {wins:>5} {wins / max(n_games, 1):>5.0%} {f'{lo:.0%}–{hi:.0%}':>11} "
+            f"{statistics.fmean(scores) if scores else 0:>9.2f} {first:>10} {decisions:>9} {len(times):>8} "
+            f"{percentile(times, 50):>8.0f} {percentile(times, 95):>8.0f}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The command line."""
+    parser = argparse.ArgumentParser(prog="python -m bot.arena", description=__doc__.splitlines()[0])
+    parser.add_argument("game", help="argo or argoat")
+    parser.add_argument("--players", type=int, default=None, help="seats (default: one per bot)")
+    parser.add_argument(
+        "--bots", default="hard,random", help=f"levels by seat, from {', '.join(LEVEL_NAMES)}"
+    )
+    parser.add_argument("--games", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--jobs", type=int, default=1, help="processes (games run in parallel)")
+    parser.add_argument("--iterations", type=int, default=None, help="search iterations instead of time")
+    parser.add_argument("--budget", type=float, default=None, help="seconds per decision for every bot")
+    parser.add_argument("--option", action="append", default=[], help="game option name=value")
+    args = parser.parse_args(argv)
+    levels = [b.strip() for b in args.bots.split(",") if b.strip()]
+    for level in levels:
+        if level not in LEVEL_NAMES:
+            parser.error(f"unknown level {level!r}; levels: {', '.join(LEVEL_NAMES)}")
+    if args.players is not None:
+        if args.players < len(levels):
+            parser.error("--players is smaller than the number of --bots")
+        levels += [levels[-1]] * (args.players - len(levels))
+    cls = game_class(args.game)
+    if not cls.min_players <= len(levels) <= cls.max_players:
+        parser.error(f"{cls.name} is played by {cls.min_players} to {cls.max_players} players")
+    options = dict(o.split("=", 1) for o in args.option)
+    started = time.perf_counter()
+    runs = run_games(
+        cls.name,
+        levels,
+        args.games,
+        seed=args.seed,
+        jobs=args.jobs,
+        options=options,
+        iterations=args.iterations,
+        budget_s=args.budget,
+    )
+    print(report(cls.name, levels, runs))
+    wall = time.perf_counter() - started
+    last = args.seed + args.games - 1
+    print(f"({wall:.0f} s wall, {args.jobs} job(s), seeds {args.seed}–{last})")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

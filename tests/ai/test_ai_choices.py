@@ -1,0 +1,102 @@
+"""Every AI choice is legal, the search never changes the game it is given, and the entry point
+answers the cases that need no search (single action, unknown level, random level)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from ai_positions import HiddenNim, positions
+
+from bot.ai import LEVEL_NAMES, choose_action, decide
+from bot.engine.argo import ArgoGame
+from bot.engine.argoat import ArgoatGame
+
+CASES = [
+    (ArgoGame, 2, 11, {}),
+    (ArgoGame, 3, 4, {"tm_wait": 1}),
+    (ArgoGame, 4, 5, {}),
+    (ArgoatGame, 2, 7, {}),
+    (ArgoatGame, 3, 8, {"difficulty": "journeyman"}),
+    (ArgoatGame, 5, 9, {}),
+]
+
+
+@pytest.mark.parametrize(("cls", "players", "seed", "options"), CASES)
+def test_every_choice_is_legal_and_leaves_the_game_alone(cls, players, seed, options):
+    every = 6 if cls is ArgoGame else 23
+    found = positions(cls, players, seed, count=10, every=every, **options)
+    assert len(found) >= 8
+    checked = 0
+    for game in found:
+        prompt = game.prompt()
+        before = json.dumps(game.to_json(), sort_keys=True)
+        for player in prompt.deciders():
+            legal = game.legal_actions(player)
+            if not legal:
+                continue
+            for k, level in enumerate(LEVEL_NAMES):
+                action = choose_action(game, player, level=level, seed=checked + k, iterations=6)
+                if action is None:
+                    assert player != prompt.player
+                    assert all(a["type"] != "pass" for a in legal)
+                else:
+                    assert action in legal, (level, game.notation(action))
+                checked += 1
+        assert json.dumps(game.to_json(), sort_keys=True) == before, "the search changed the real game"
+    assert checked >= 30
+
+
+def test_the_same_seed_gives_the_same_decision_and_statistics():
+    game = next(
+        g for g in positions(ArgoGame, 2, 3, count=8, every=7) if len(g.legal_actions(g.prompt().player)) > 3
+    )
+    player = game.prompt().player
+    first = decide(game, player, level="hard", seed=5, iterations=40)
+    second = decide(game, player, level="hard", seed=5, iterations=40)
+    assert first[0] == second[0]
+    assert first[1] is not None and second[1] is not None
+    assert first[1].visits == second[1].visits
+    assert first[1].iterations == 40
+
+
+def test_a_single_legal_action_is_played_without_search():
+    game = HiddenNim.new(["a", "b"], 1, {"pile": 1})
+    action, search = decide(game, "a", level="hard", seed=0, iterations=50)
+    assert action == {"type": "take", "n": 1}
+    assert search is None
+
+
+def test_nobody_to_decide_means_no_action():
+    game = HiddenNim.new(["a", "b"], 1, {"pile": 5})
+    assert choose_action(game, "b", level="hard", iterations=5) is None
+    game.apply("a", {"type": "take", "n": 3})
+    game.apply("b", {"type": "take", "n": 2})
+    assert game.result() is not None
+    assert choose_action(game, "a", level="hard", iterations=5) is None
+
+
+def test_unknown_level_is_refused():
+    game = HiddenNim.new(["a", "b"], 1, {})
+    with pytest.raises(ValueError, match="unknown level"):
+        choose_action(game, "a", level="grandmaster")
+
+
+def test_random_level_never_takes_back_when_it_can_move_on():
+    for game in positions(ArgoatGame, 3, 2, count=12, every=5):
+        player = game.prompt().player
+        legal = game.legal_actions(player)
+        action = choose_action(game, player, level="random", seed=1)
+        assert action in legal
+        if any(a["type"] not in ("undo", "cancel") for a in legal):
+            assert action["type"] not in ("undo", "cancel")
+
+
+def test_the_search_is_game_agnostic():
+    """A game without a policy of its own: uniform rollouts scored by the result still find the
+    winning move of Nim (leave a multiple of four)."""
+    for pile, best in ((10, 2), (7, 3), (9, 1)):
+        game = HiddenNim.new(["a", "b"], 3, {"pile": pile})
+        for seed in range(3):
+            action = choose_action(game, "a", level="hard", seed=seed, iterations=400)
+            assert action == {"type": "take", "n": best}, (pile, seed)

@@ -1,0 +1,51 @@
+"""Bots finish whole games of both games at every player count (few iterations: fast), and the
+arena command prints its table."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.arena import labels, main, play_game, run_games, wilson
+
+LEVEL_CYCLE = ("hard", "easy", "normal", "random", "hard")
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "seed"),
+    [("Argo", 2, 1), ("Argo", 3, 2), ("Argo", 4, 3)] + [("Argoat", n, 10 + n) for n in range(2, 6)],
+)
+def test_bots_finish_a_whole_game(game, players, seed):
+    levels = list(LEVEL_CYCLE[:players])
+    record = play_game(game, levels, seed, iterations=3)
+    assert record.finished, f"{game} with {players} bots did not finish"
+    assert [s.level for s in record.seats] == levels
+    assert sum(s.won for s in record.seats) >= (0 if game == "Argo" else 1)
+    if game == "Argoat":
+        winner = next(s for s in record.seats if s.won)
+        assert winner.score == 8  # the winner holds all eight Fragments
+    searched = sum(len(s.searched_ms) for s in record.seats if s.level != "random")
+    assert searched > 0
+    assert all(not s.searched_ms for s in record.seats if s.level == "random")
+
+
+def test_seats_rotate_between_games():
+    runs = run_games("Argoat", ["easy", "random", "random"], 3, seed=4, iterations=2)
+    first_seats = [order[0] for order, _ in runs]
+    assert sorted(first_seats) == [0, 1, 2]
+    for order, record in runs:
+        assert record.seats[order.index(0)].level == "easy"
+
+
+def test_arena_command_prints_a_table(capsys):
+    main(["argo", "--bots", "random,random", "--games", "3", "--seed", "7"])
+    out = capsys.readouterr().out
+    assert "Argo, 2 players, 3 games: 3 finished" in out
+    assert "Aliens won" in out
+    assert "random-1" in out and "random-2" in out
+
+
+def test_wilson_interval_and_labels():
+    lo, hi = wilson(19, 20)
+    assert 0.76 < lo < 0.77 and 0.99 < hi < 1.0
+    assert wilson(0, 0) == (0.0, 1.0)
+    assert labels(["hard", "easy", "hard"]) == ["hard-1", "easy", "hard-2"]

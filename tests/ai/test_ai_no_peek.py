@@ -1,0 +1,140 @@
+"""Never peek: two games that look the same to the bot's player get the same decision and the
+same search statistics for the same seed, however their hidden information differs.
+
+The search only ever plays on ``game.determinize(player, rng)`` copies, so this holds exactly
+when the engine's ``determinize`` redraws everything the player cannot see (the contract's naive
+default, a plain clone, keeps the hidden truth and fails these tests). The "detector" tests show
+that a peeking search is caught by the same comparison.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from ai_positions import positions
+
+from bot.ai import decide, policy_for
+from bot.engine.argo import ArgoGame
+from bot.engine.argoat import ArgoatGame
+from bot.engine.core import Game
+
+ITERATIONS = 60
+
+
+def test_both_engines_have_their_own_determinize():
+    assert ArgoGame.determinize is not Game.determinize
+    assert ArgoatGame.determinize is not Game.determinize
+
+
+def argo_twins() -> list[tuple[ArgoGame, ArgoGame, str]]:
+    """Argo positions and a copy whose Module stack is in another order (nothing else differs)."""
+    twins = []
+    for seed in (21, 22):
+        for game in positions(ArgoGame, 2, seed, count=6, every=5):
+            player = game.prompt().player
+            data = game.to_json()
+            if player is None or len(data["stack"]) < 3 or len(game.legal_actions(player)) < 3:
+                continue
+            data["stack"] = list(reversed(data["stack"]))
+            if data.get("undo_base"):
+                data["undo_base"] = {**data["undo_base"], "stack": list(reversed(data["undo_base"]["stack"]))}
+            twin = ArgoGame.from_json(data)
+            assert twin.view(player) == game.view(player)
+            assert twin.to_json() != game.to_json()
+            twins.append((game, twin, player))
+    assert len(twins) >= 4
+    return twins[:4]
+
+
+def _argoat_secret_swap(data: dict, player: str, rng: random.Random) -> bool:
+    """Change what ``player`` cannot see: decks' orders, an opponent's Item, unseen forests."""
+    state = data["state"]
+    state["discovery"] = list(reversed(state["discovery"]))
+    state["supply"] = list(reversed(state["supply"]))
+    changed = len(state["discovery"]) > 1
+    mine = next(s for s in state["seats"] if s["id"] == player)
+    for seat in state["seats"]:
+        if seat["id"] == player or not seat["items"]:
+            continue
+        for i, item in enumerate(seat["items"]):
+            other = next((k for k in state["supply"] if k != item), None)
+            if other is not None:
+                state["supply"].remove(other)
+                state["supply"].append(item)
+                seat["items"][i] = other
+                seat["items"].sort()
+                changed = True
+                break
+    seen = {tuple(p) for p in mine["peeks"]}
+    hidden = [f for f in state["forests"] if not f["flipped"] and tuple(f["at"]) not in seen]
+    contents = [f["content"] for f in hidden] + list(state["darkness"])
+    if len(set(contents)) > 1:
+        rng.shuffle(contents)
+        while [f["content"] for f in hidden] + list(state["darkness"]) == contents:
+            rng.shuffle(contents)
+        for f, content in zip(hidden, contents, strict=False):
+            f["content"] = content
+        state["darkness"] = contents[len(hidden) :]
+        changed = True
+    return changed
+
+
+def argoat_twins() -> list[tuple[ArgoatGame, ArgoatGame, str]]:
+    """Argoat positions and a copy with other hidden Items, forest contents and deck orders."""
+    twins = []
+    rng = random.Random(5)
+    for seed in (31, 32, 33):
+        for game in positions(ArgoatGame, 3, seed, count=8, every=40):
+            player = game.prompt().player
+            if (
+                player is None
+                or len(policy_for(game).candidates(game, player, game.legal_actions(player), 0)) < 2
+            ):
+                continue
+            data = game.to_json()
+            if not _argoat_secret_swap(data, player, rng):
+                continue
+            twin = ArgoatGame.from_json(data)
+            assert twin.view(player) == game.view(player)
+            assert twin.to_json() != game.to_json()
+            twins.append((game, twin, player))
+    assert len(twins) >= 4
+    return twins[:6]
+
+
+def same_search(a: Game, b: Game, player: str, seed: int) -> bool:
+    first = decide(a, player, level="hard", seed=seed, iterations=ITERATIONS)
+    second = decide(b, player, level="hard", seed=seed, iterations=ITERATIONS)
+    assert first[1] is not None and second[1] is not None
+    return (
+        first[0] == second[0] and first[1].visits == second[1].visits and first[1].values == second[1].values
+    )
+
+
+def test_argo_stack_order_never_changes_a_decision():
+    for game, twin, player in argo_twins():
+        for seed in range(2):
+            assert same_search(game, twin, player, seed)
+
+
+def test_argoat_hidden_items_forests_and_decks_never_change_a_decision():
+    for game, twin, player in argoat_twins():
+        for seed in range(2):
+            assert same_search(game, twin, player, seed)
+
+
+def _peeking(monkeypatch: pytest.MonkeyPatch, cls: type[Game]) -> None:
+    monkeypatch.setattr(cls, "determinize", lambda self, player, rng: self.clone())
+
+
+def test_detector_catches_a_search_that_peeks_at_the_argo_stack(monkeypatch):
+    _peeking(monkeypatch, ArgoGame)
+    twins = argo_twins()
+    assert any(not same_search(g, t, p, seed) for g, t, p in twins for seed in range(2))
+
+
+def test_detector_catches_a_search_that_peeks_at_argoat_secrets(monkeypatch):
+    _peeking(monkeypatch, ArgoatGame)
+    twins = argoat_twins()
+    assert any(not same_search(g, t, p, seed) for g, t, p in twins for seed in range(2))
