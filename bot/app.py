@@ -94,6 +94,7 @@ class TableBot(commands.Bot):
         from cogs import components
         from cogs.game import GameCog
         from cogs.shortcuts import shortcut_groups
+        from cogs.turns import warm_boards
 
         store = self._store or await Store.open(self.settings.database_path)
         seeding = {"seeder": self._seeder} if self._seeder is not None else {}
@@ -105,6 +106,7 @@ class TableBot(commands.Bot):
             **seeding,
         )
         self.tender = Tender(self.host, self.thinker)
+        await warm_boards()
         self.add_dynamic_items(*components.ALL_ITEMS)
         await self.add_cog(GameCog(self))
         for group in shortcut_groups():

@@ -87,6 +87,8 @@ class Outcome:
     decider_changed: bool = False
     note: str = ""
     """A line to show with the outcome (e.g. that a bot played for an idle player)."""
+    turn_before: int | None = None
+    """The turn the action was taken in (a retired turn message keeps its number)."""
 
     @property
     def public_events(self) -> list[Event]:
@@ -227,9 +229,19 @@ class TableHost:
         elif record.status != PLAYING:
             record = record.evolve(deadline=None, awaiting=())
         summary = "\n".join(e.text for e in events if e.public)
+        view = game.view(None) if game is not None and acted is not None else None
+        seat_view = (
+            (acted, turn, view) if view is not None and acted is not None and acted != SYSTEM else None
+        )
         try:
             saved = await self.store.save(
-                record, actor=actor, action=action, summary=summary, now=self._clock(), turn=turn
+                record,
+                actor=actor,
+                action=action,
+                summary=summary,
+                now=self._clock(),
+                turn=turn,
+                seat_view=seat_view,
             )
         except StoreError:
             self._forget(record.channel_id)
@@ -237,7 +249,7 @@ class TableHost:
         except BaseException:
             self._forget(record.channel_id)
             raise
-        new = Table(saved, game)
+        new = Table(saved, game, view)
         if saved.is_open:
             self._remember(new)
         else:
@@ -354,6 +366,13 @@ class TableHost:
             else:
                 grouped.append((turn, lines))
         return grouped
+
+    async def previous_view(self, table: Table, seat: str | None) -> dict[str, Any] | None:
+        """The board ``seat`` last saw as its own (after its last decision of an earlier turn),
+        to mark what changed since; None without a seat or such a decision."""
+        if seat is None or table.game is None:
+            return None
+        return await self.store.previous_view(table.record.id, seat, _turn(table.game))
 
     async def awaiting(self, user_id: str, guild_id: int | None = None) -> list[Table]:
         """Every running table that waits for ``user_id`` (on one server if given)."""
@@ -635,7 +654,9 @@ class TableHost:
         turn_changed = result is not None or game.turn_marker() != before
         decider = _decider(game)
         decider_changed = decider is not None and decider != decider_before
-        return Outcome(saved, events, turn_changed=turn_changed, decider_changed=decider_changed)
+        return Outcome(
+            saved, events, turn_changed=turn_changed, decider_changed=decider_changed, turn_before=turn
+        )
 
     def _check_repeat(self, channel_id: int, user_id: str, text: str) -> str:
         """The normalised typed move; TableError if the same player just played the same text."""

@@ -30,10 +30,16 @@ DRAWING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="board")
 and more would only take turns at the GIL with the event loop."""
 
 
-async def board_file(view: dict[str, Any]) -> discord.File | None:
-    """The board picture of a public view, drawn on a worker thread (never on the event loop)."""
-    png = await asyncio.get_running_loop().run_in_executor(DRAWING, render.board_png, view)
+async def board_file(view: dict[str, Any], previous: dict[str, Any] | None = None) -> discord.File | None:
+    """The board picture of a public view, drawn on a worker thread (never on the event loop);
+    what changed since ``previous`` is marked."""
+    png = await asyncio.get_running_loop().run_in_executor(DRAWING, render.board_png, view, previous)
     return discord.File(io.BytesIO(png), filename="board.png") if png else None
+
+
+async def warm_boards() -> None:
+    """Build the renderers' caches on a drawing thread, so the first board is quick."""
+    await asyncio.get_running_loop().run_in_executor(DRAWING, render.warm_up)
 
 
 def root_step(game: Game, player: str) -> Step | None:
@@ -72,10 +78,11 @@ class TurnMessages:
 
     # -- what the message says ----------------------------------------------------------------
 
-    def _header(self, table: Table, view: dict[str, Any]) -> str:
+    def _header(self, table: Table, view: dict[str, Any], turn_number: Any = None) -> str:
         record = table.record
         names = table.names()
-        turn = f" · turn {view['turn']}" if view.get("turn") is not None else ""
+        number = turn_number if turn_number is not None else view.get("turn")
+        turn = f" · turn {number}" if number is not None else ""
         paused = " · ⏸ paused" if record.meta.get("paused") else ""
         players = " · ".join(
             f"{p.get('colour', '?')} {names.get(p['id'], p['id'])}"
@@ -119,15 +126,18 @@ class TurnMessages:
         page: int = 0,
         with_board: bool = True,
         retired: bool = False,
+        turn_number: Any = None,
     ) -> dict[str, Any]:
         """Content, components and (optionally) the board image of the table's turn message.
 
-        ``retired``: the message of a turn that has ended (what happened, no prompt, no buttons).
+        ``retired``: the message of a turn that has ended (what happened, the board as the turn
+        ended, no prompt, no buttons), numbered ``turn_number``. On a live message the board marks
+        what changed since the awaited player's last decision.
         """
         game = table.game
         assert game is not None
         view = table.public_view()
-        parts = [self._header(table, view)]
+        parts = [self._header(table, view, turn_number if retired else None)]
         result = game.result()
         components: discord.ui.View | None = None
         prompt = game.prompt() if result is None else None
@@ -150,7 +160,9 @@ class TurnMessages:
             components = comp.turn_view(table.record, prompt, step, page)
         payload: dict[str, Any] = {"content": trim("\n".join(parts)), "view": components}
         if with_board:
-            board = await board_file(view)
+            seat = prompt.player if prompt is not None and not retired else None
+            previous = await self.host.previous_view(table, seat)
+            board = await board_file(view, previous)
             payload["attachments"] = [board] if board else []
         return payload
 
@@ -252,7 +264,9 @@ class TurnMessages:
             channel = self.bot.get_partial_messageable(table.record.channel_id)
             await channel.send(outcome.note, allowed_mentions=NO_MENTIONS)
         if outcome.turn_changed or outcome.decider_changed:
-            retired = await self.payload(table, with_board=False, retired=True)
+            retired = await self.payload(
+                table, with_board=outcome.turn_changed, retired=True, turn_number=outcome.turn_before
+            )
             if on_turn_message and interaction is not None:
                 await interaction.edit_original_response(**retired)
             else:

@@ -45,13 +45,20 @@ def board_images(view: dict[str, Any], previous: dict[str, Any] | None = None) -
     return [("board.png", png)] if png else []
 
 
+_warmed = False
+
+
 def warm_up() -> float:
     """Build every palette, font and the sprites an ordinary board uses, so the first board
     drawn after start-up is as fast as the next ones. Returns the seconds it took (CPU time).
-    Safe to call more than once and from any thread."""
+    Safe to call more than once and from any thread (later calls do nothing)."""
     import time
 
+    global _warmed
+    if _warmed:
+        return 0.0
     started = time.process_time()
     for name in GAMES:
         importlib.import_module(f"{__name__}.{name}_warm").warm_up()
+    _warmed = True
     return time.process_time() - started

@@ -74,9 +74,9 @@ async def test_shutdown_waits_for_a_handler_that_is_still_updating_the_board(wor
     turn = await start_game(w)
     draw = cogs.turns.board_file
 
-    async def slow_board(view):
+    async def slow_board(view, previous=None):
         await asyncio.sleep(60)  # parks the handler after its action was saved
-        return await draw(view)
+        return await draw(view, previous)
 
     monkeypatch.setattr(cogs.turns, "board_file", slow_board)
     await w.alice.click(turn, label="take")
@@ -85,7 +85,9 @@ async def test_shutdown_waits_for_a_handler_that_is_still_updating_the_board(wor
     closing = asyncio.create_task(simcord_bot.close_tables())
     await asyncio.sleep(0)
     assert not closing.done()
-    await w.env.advance_time(61)
+    await w.env.advance_time(61)  # the retired message's board (as the turn ended)
+    assert not closing.done()
+    await w.env.advance_time(61)  # the new turn message's board
     await closing
     latest = w.channel.last_message
     assert "took 3 (7 left)" in latest.content and f"▶ {w.bob.mention}" in latest.content

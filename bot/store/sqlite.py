@@ -73,6 +73,18 @@ MIGRATIONS: list[str] = [
     ALTER TABLE events ADD COLUMN turn INTEGER;
     CREATE INDEX tables_by_status ON tables (status, guild_id);
     """,
+    # 4: each seat's board after its last decision (two slots: this turn's, an earlier turn's)
+    """
+    CREATE TABLE seat_views (
+        table_id     INTEGER NOT NULL REFERENCES tables (id),
+        seat         TEXT NOT NULL,
+        latest_turn  INTEGER,
+        latest       TEXT NOT NULL,
+        prior_turn   INTEGER,
+        prior        TEXT,
+        PRIMARY KEY (table_id, seat)
+    );
+    """,
 ]
 
 _COLUMNS = (
@@ -156,6 +168,22 @@ def _open_error(path: str, exc: BaseException) -> StoreError:
     name = getattr(exc, "sqlite_errorname", "")
     error.exit_status = 2 if name in ("SQLITE_NOTADB", "SQLITE_CORRUPT") else 1  # type: ignore[attr-defined]
     return error
+
+
+def _keep_seat_view(conn: sqlite3.Connection, table_id: int, seat: str, turn: int | None, view: Any) -> None:
+    """Keep ``view`` as the seat's latest decision; the latest of an earlier turn becomes prior."""
+    row = conn.execute(
+        "SELECT latest_turn, latest, prior_turn, prior FROM seat_views WHERE table_id = ? AND seat = ?",
+        (table_id, seat),
+    ).fetchone()
+    prior_turn, prior = (None, None)
+    if row is not None:
+        prior_turn, prior = (row[0], row[1]) if row[0] != turn else (row[2], row[3])
+    conn.execute(
+        "INSERT OR REPLACE INTO seat_views (table_id, seat, latest_turn, latest, prior_turn, prior) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        (table_id, seat, turn, json.dumps(view), prior_turn, prior),
+    )
 
 
 class SqliteStore:
@@ -296,13 +324,15 @@ class SqliteStore:
         summary: str,
         now: datetime,
         turn: int | None = None,
+        seat_view: tuple[str, int | None, dict[str, Any]] | None = None,
     ) -> TableRecord:
         """Store ``record`` as the next version and log ``action``, in one transaction.
 
         ``record.rev`` is the revision it was read at; StoreConflict if the row moved on,
         StoreError if the database could not be written (nothing was saved then). ``turn`` is the
-        game turn the action was taken in, kept with the log row. The message id is not written
-        here (see :meth:`set_message`).
+        game turn the action was taken in, kept with the log row. ``seat_view`` is
+        ``(seat, turn, public view)`` after a seat's decision (see :meth:`previous_view`). The
+        message id is not written here (see :meth:`set_message`).
         """
         stamp = now.isoformat()
         new_version = record.version + 1
@@ -337,9 +367,25 @@ class SqliteStore:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 entry,
             )
+            if seat_view is not None:
+                _keep_seat_view(conn, record.id, *seat_view)
 
         await self._write(body, f"table #{record.id}")
         return record.evolve(version=new_version, rev=record.rev + 1, updated_at=now)
+
+    async def previous_view(self, table_id: int, seat: str, turn: int | None) -> dict[str, Any] | None:
+        """The public view right after ``seat``'s last decision in a turn before ``turn`` (the
+        board the seat last saw as its own), or None if it has none."""
+        rows = await self.sql(
+            "SELECT latest_turn, latest, prior_turn, prior FROM seat_views WHERE table_id = ? AND seat = ?",
+            (table_id, seat),
+        )
+        if not rows:
+            return None
+        latest_turn, latest, _, prior = rows[0]
+        if turn is None or latest_turn is None or latest_turn < turn:
+            return json.loads(latest)
+        return json.loads(prior) if prior is not None else None
 
     async def save_meta(self, record: TableRecord) -> TableRecord:
         """Store the host's bookkeeping of ``record`` (meta, deadline, awaiting) without a new
