@@ -620,16 +620,25 @@ class TableHost:
             return outcome
 
     async def play_for(
-        self, channel_id: int, table_id: int, version: int, seat: str, action: Action, *, note: str = ""
+        self,
+        channel_id: int,
+        table_id: int,
+        version: int,
+        seat: str,
+        action: Action,
+        *,
+        by: str | None = None,
+        note: str = "",
     ) -> Outcome:
         """Apply ``action`` for ``seat`` on the host's own account (a bot, an idle seat's AI, a
-        "don't ask me" pass), if the table is still at ``version``; OutOfDate otherwise."""
+        "don't ask me" pass), if the table is still at ``version``; OutOfDate otherwise. ``by``
+        (default: the seat's holder) is logged with the action when it is not the seat itself."""
         self._check_open_for_business()
         async with self.lock(channel_id):
             table = await self._require(channel_id, table_id)
             if table.record.version != version or table.game is None or table.record.status != PLAYING:
                 raise OutOfDate("The table moved on.")
-            outcome = await self._apply(table, seat, action, by=seats.holder_of(table.record, seat))
+            outcome = await self._apply(table, seat, action, by=by or seats.holder_of(table.record, seat))
             outcome.note = note
             return outcome
 

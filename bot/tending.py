@@ -118,7 +118,13 @@ class Tender:
             note = f"⏰ {name} ran out of time: an AI ({level}) plays this turn for them."
             try:
                 outcome = await self.host.play_for(
-                    channel_id, table_id, table.record.version, seat, action, note=note if not results else ""
+                    channel_id,
+                    table_id,
+                    table.record.version,
+                    seat,
+                    action,
+                    by=seats.bot_holder(level),
+                    note=note if not results else "",
                 )
             except OutOfDate:
                 continue

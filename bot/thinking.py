@@ -59,6 +59,14 @@ class Thinker:
     async def choose(self, game: Game, seat: str, level: str, seed: int) -> Action | None:
         """The action the bot at ``level`` takes for ``seat`` (None: it lets an optional chance go)."""
         loop = asyncio.get_running_loop()
+        if self.workers == 0:  # a thread can search a copy of the game itself
+            from bot.ai import choose_action
+
+            copy = game.clone()
+            return await loop.run_in_executor(
+                self._executor(),
+                lambda: choose_action(copy, seat, level=level, seed=seed, budget_s=self.budget_s),
+            )
         args = (game.name, game.to_json(), seat, level, seed, self.budget_s)
         try:
             return await loop.run_in_executor(self._executor(), decide, *args)
