@@ -46,7 +46,6 @@ class SeatsUI:
                 interaction, "Bots from Discord can't take a seat; leave the member out to seat an AI."
             )
             return
-        await interaction.response.defer(thinking=True)
         try:
             outcome = await self.host.replace(
                 interaction.channel_id or 0,
@@ -64,11 +63,11 @@ class SeatsUI:
         """Announce a hand-over and send the seat's secrets to its new holder."""
         names = table.names()
         holder = table.holder_of(seat)
-        await interaction.followup.send(
-            f"🔄 That seat is now played by {names[seat]}.",
-            allowed_mentions=pinging([holder])
-            if not seats.is_bot(holder)
-            else discord.AllowedMentions.none(),
+        quiet = discord.AllowedMentions.none()
+        await send_public(
+            interaction,
+            content=f"🔄 That seat is now played by {names[seat]}.",
+            allowed_mentions=quiet if seats.is_bot(holder) else pinging([holder]),
         )
         if seats.is_bot(holder) or table.game is None:
             return
