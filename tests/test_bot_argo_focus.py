@@ -155,6 +155,7 @@ async def test_time_machine_interrupt_at_the_start_of_a_turn(world, simcord_bot,
         simcord_bot,
         monkeypatch,
         TM_STATION,
+        options="tm_wait=0",  # interrupts without a hold
         begin=True,
         astronauts={"Yellow-Pilot": "N1"},
         aliens=["N2E1", "S2"],
@@ -269,6 +270,7 @@ async def test_out_of_date_components_and_restart_mid_turn(world, simcord_bot, m
         simcord_bot,
         monkeypatch,
         TM_STATION,
+        options="tm_wait=0",  # interrupts without a hold
         begin=True,
         astronauts={"Yellow-Pilot": "N1"},
         aliens=["N2E1", "S2"],

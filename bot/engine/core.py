@@ -253,6 +253,8 @@ class Game(ABC):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     rules_summary: ClassVar[str] = ""
     """A few lines for ``/game rules``."""
+    score_label: ClassVar[str] = "points"
+    """What ``Result.scores`` count, for the final ranking ("points", "Fragments")."""
 
     @classmethod
     @abstractmethod

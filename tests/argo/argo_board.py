@@ -81,7 +81,7 @@ def setup(
     name tile tokens; by default the unused Modules fill them. ``begin`` starts the active
     player's turn from its beginning (Time Machine moment, Alien phase).
     """
-    game = ArgoGame.new(PLAYERS[:players], 1, dict(options or {}))
+    game = ArgoGame.new(PLAYERS[:players], 1, {"tm_wait": 0, **(options or {})})  # holds only when asked
     st = game.st
     for tile in list(st.pos):
         if tile != WAKING_ROOM_ID:

@@ -37,7 +37,7 @@ def test_option_specs():
     assert specs["difficulty"].default == "medium"
     assert specs["deep_space"].choices == ("off", "on")
     assert specs["deep_space"].default == "off"
-    assert (specs["tm_wait"].default, specs["tm_wait"].minimum, specs["tm_wait"].maximum) == (0, 0, 60)
+    assert (specs["tm_wait"].default, specs["tm_wait"].minimum, specs["tm_wait"].maximum) == (120, 0, 1440)
     assert parse_options(ArgoGame.option_specs, "difficulty=hard tm_wait=5") == {
         "difficulty": "hard",
         "deep_space": "off",
@@ -142,7 +142,7 @@ def test_bad_player_counts_and_options():
     with pytest.raises(IllegalAction):
         ArgoGame.new(["a", "b"], 1, {"difficulty": "insane"})
     with pytest.raises(IllegalAction):
-        ArgoGame.new(["a", "b"], 1, {"tm_wait": 61})
+        ArgoGame.new(["a", "b"], 1, {"tm_wait": 1441})
 
 
 def test_setup_helper_builds_positions():

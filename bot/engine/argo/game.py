@@ -38,6 +38,9 @@ from bot.engine.core import (
 )
 
 TM_LABEL = "Time Machine"
+TM_WAIT_DEFAULT = 120
+"""Minutes a Time Machine moment is held open by default: in asynchronous play a moment that
+lasts no time is no chance at all (see docs/rules-notes.md, "Time Machine in async play")."""
 
 _TURN_FIELDS = (
     "actions_used",
@@ -78,9 +81,9 @@ class ArgoGame(Game):
         OptionSpec(
             "tm_wait",
             "Minutes to wait for Time Machine interrupts (0: no waiting).",
-            0,
+            TM_WAIT_DEFAULT,
             minimum=0,
-            maximum=60,
+            maximum=1440,
         ),
     )
     rules_summary = (
@@ -243,6 +246,7 @@ class ArgoGame(Game):
                 waiting,
                 TM_LABEL,
                 timeout=st.tm_wait * 60,
+                timer_key=f"hold:{st.turn}:{st.window}:{st.actions_used}",
             )
         return Prompt(st.players[st.active], self._phase_text(), others, label)
 
@@ -299,21 +303,34 @@ class ArgoGame(Game):
         prompt = self.prompt()
         return build_view(self.st, prompt, self.result())
 
+    def turn_marker(self) -> tuple[Any, ...]:
+        """(turn number as shown, active player, finished): changes exactly when a turn begins."""
+        st = self.st
+        return (st.turn + 1, st.active, st.finished)
+
     def result(self) -> Result | None:
         """None while playing; the winners, scores and a summary once the game has ended."""
         st = self.st
         if not st.finished:
             return None
         scores = {p: st.scores[i] for i, p in enumerate(st.players)}
+        order = sorted(range(st.n), key=lambda i: (-st.scores[i], -st.activations[i], -st.escaped[i]))
+        ranking = tuple(st.players[i] for i in order)
+        details = {
+            st.players[i]: f"{st.activations[i]} activations, {st.escaped[i]} escaped" for i in range(st.n)
+        }
         best = max(st.scores)
         alien = st.alien_score()
         if st.alien_victory or alien is None:
-            return Result((), scores, "The Alien track is full: the Aliens win and every player loses.")
+            text = "The Alien track is full: the Aliens win and every player loses."
+            return Result((), scores, text, ranking, details)
         if alien > best:
             return Result(
                 (),
                 scores,
                 f"The Aliens win with {alien} points against the best player's {best}: every player loses.",
+                ranking,
+                details,
             )
         top = [i for i in range(st.n) if st.scores[i] == best]
         why = ""
@@ -328,7 +345,9 @@ class ArgoGame(Game):
         winners = tuple(st.players[i] for i in top)
         names = " and ".join(who(st, i) for i in top)
         shared = " share the victory" if len(top) > 1 else " wins"
-        return Result(winners, scores, f"{names}{shared} with {best} points{why} (Aliens: {alien}).")
+        return Result(
+            winners, scores, f"{names}{shared} with {best} points{why} (Aliens: {alien}).", ranking, details
+        )
 
     # ----- applying actions -----------------------------------------------------------------
 

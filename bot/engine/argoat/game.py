@@ -83,6 +83,7 @@ class ArgoatGame(Game):
     """A game of Argoat: explore the Frontier, gather the eight Fragments, flip Eden."""
 
     name: ClassVar[str] = "Argoat"
+    score_label: ClassVar[str] = "Fragments"
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
@@ -558,12 +559,23 @@ class ArgoatGame(Game):
             lines.append(f"Your trade: {you['trade_terms']}")
         return "\n".join(lines)
 
+    def turn_marker(self) -> tuple[Any, ...]:
+        """(turn number, active player, finished): changes exactly when a turn begins."""
+        s = self._s
+        return (s.turn, s.active, s.winner is not None)
+
     def result(self) -> Result | None:
-        """None while the game runs; the winner and Fragment counts once Eden is flipped."""
+        """None while the game runs; the winner and Fragment counts once Eden is flipped (the
+        others ranked by Fragments, then Emeralds)."""
         s = self._s
         if s.winner is None:
             return None
         winner = s.seats[s.winner]
         scores = {seat.id: len(seat.fragments) for seat in s.seats}
+        others = sorted(
+            (seat for seat in s.seats if seat is not winner), key=lambda x: (-len(x.fragments), -x.emeralds)
+        )
+        ranking = (winner.id, *(seat.id for seat in others))
+        details = {seat.id: f"{seat.emeralds} Emeralds" for seat in s.seats}
         text = f"{player_ref(winner.id)} gathered all eight Fragments and found Eden after {s.turn} turns."
-        return Result((winner.id,), scores, text)
+        return Result((winner.id,), scores, text, ranking, details)
