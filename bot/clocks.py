@@ -108,8 +108,9 @@ def resume(meta: dict[str, Any], now: datetime) -> dict[str, Any]:
     paused = meta.pop("paused", None)
     if paused is None:
         return meta
-    stopped = now - _at(paused)
     for key in ("clock", "hold"):
         if key in meta:
-            meta[key] = {**meta[key], "since": (_at(meta[key]["since"]) + stopped).isoformat()}
+            since = _at(meta[key]["since"])
+            stopped = now - max(since, _at(paused))  # a clock that started during the pause lost less
+            meta[key] = {**meta[key], "since": (since + stopped).isoformat()}
     return meta

@@ -661,8 +661,11 @@ class TableHost:
         if result is not None:
             log.info("table #%s finished", record.id)
         turn_changed = result is not None or game.turn_marker() != before
-        decider = _decider(game)
-        decider_changed = decider is not None and decider != decider_before
+        after = game.prompt()
+        decider = after.player if after is not None else None
+        # A timed wait for the others (Argo's Time Machine hold) is news for them, like a new decider.
+        waits = after is not None and decider is None and bool(after.timeout) and decider_before is not None
+        decider_changed = (decider is not None and decider != decider_before) or waits
         return Outcome(
             saved, events, turn_changed=turn_changed, decider_changed=decider_changed, turn_before=turn
         )
