@@ -285,6 +285,8 @@ class TableHost:
         prompt = game.prompt() if result is None else None
         now = self._clock()
         meta = clocks.track(record.meta, prompt, acted, now)
+        if acted is not None and acted in meta.get("timed_out", ()):
+            meta["timed_out"] = [s for s in meta["timed_out"] if s != acted]  # the player is back
         if prompt is None:
             return record.evolve(meta=meta, deadline=None, awaiting=())
         settings = seats.settings(record)
