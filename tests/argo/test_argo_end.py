@@ -99,3 +99,22 @@ def test_tie_breaks_activations_then_escaped_then_shared():
     assert finish([9, 9, 1], [1, 1, 0], [0, 3, 0]).winners == ("p1",)
     assert finish([9, 9, 1], [1, 1, 0], [2, 2, 0]).winners == ("p0", "p1")
     assert "share" in finish([9, 9, 1], [1, 1, 0], [2, 2, 0]).text
+
+
+def test_the_final_ranking_lists_every_player_with_the_tie_breaks_that_decided():
+    game = setup(
+        POD,
+        players=3,
+        pods=[],
+        astronauts=dict(YELLOW_GONE),
+        scores=[9, 9, 4],
+        activations=[1, 2, 5],
+        escaped=[3, 0, 0],
+        actions_used=1,
+    )
+    play(game, "Blue", "move Grunt N1")
+    result = game.result()
+    assert result is not None and result.winners == ("p1",)
+    assert result.ranked() == ["p1", "p0", "p2"]  # 9 points and 2 activations, 9 and 1, then 4
+    assert result.details["p1"] == "2 activations, 0 escaped"
+    assert result.details["p0"] == "1 activation, 3 escaped"

@@ -232,3 +232,16 @@ def test_event_and_prompt_shorthands_equal_plain_ones() -> None:
     asked = events.prompt("bob", "<p:bob>, accept?", others=("ann",), others_label="Withdraw")
     assert asked == Prompt("bob", "<p:bob>, accept?", others=("ann",), others_label="Withdraw")
     assert asked.deciders() == ("bob", "ann") and asked.timeout is None and not asked.private
+
+
+def test_the_final_ranking_puts_the_winner_first_then_fragments_then_emeralds() -> None:
+    game = eden_game()
+    setup(game, "bob", fragments=FRAGMENT_KEYS[:2], emeralds=1)
+    setup(game, "cid", fragments=FRAGMENT_KEYS[2:4], emeralds=3)
+    act(game, "ann", "move N")
+    act(game, "ann", "end")
+    result = game.result()
+    assert result is not None
+    assert result.ranked() == ["ann", "cid", "bob"]  # bob and cid tie on Fragments: Emeralds decide
+    assert result.details["cid"] == "3 Emeralds" and result.details["bob"] == "1 Emerald"
+    assert result.to_json()["ranking"] == ["ann", "cid", "bob"]

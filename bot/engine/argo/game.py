@@ -317,7 +317,9 @@ class ArgoGame(Game):
         order = sorted(range(st.n), key=lambda i: (-st.scores[i], -st.activations[i], -st.escaped[i]))
         ranking = tuple(st.players[i] for i in order)
         details = {
-            st.players[i]: f"{st.activations[i]} activations, {st.escaped[i]} escaped" for i in range(st.n)
+            st.players[i]: f"{st.activations[i]} activation{'' if st.activations[i] == 1 else 's'}, "
+            f"{st.escaped[i]} escaped"
+            for i in range(st.n)
         }
         best = max(st.scores)
         alien = st.alien_score()

@@ -576,6 +576,6 @@ class ArgoatGame(Game):
             (seat for seat in s.seats if seat is not winner), key=lambda x: (-len(x.fragments), -x.emeralds)
         )
         ranking = (winner.id, *(seat.id for seat in others))
-        details = {seat.id: f"{seat.emeralds} Emeralds" for seat in s.seats}
+        details = {seat.id: f"{seat.emeralds} Emerald{'' if seat.emeralds == 1 else 's'}" for seat in s.seats}
         text = f"{player_ref(winner.id)} gathered all eight Fragments and found Eden after {s.turn} turns."
         return Result((winner.id,), scores, text, ranking, details)
