@@ -325,3 +325,56 @@ async def test_turn_message_and_board_do_not_depend_on_the_stack_order(world, si
     second = (await w.alice.slash(w.channel, "game board")).response
     assert second.content == first.content
     assert await second.attachments[0].read() == first_png
+
+
+def pings_of(w, user) -> list[str]:
+    """Contents of the channel's messages that notified ``user``."""
+    return [m.content for m in w.env.backend.messages[w.channel.id].values() if user.id in m.ping_user_ids]
+
+
+async def test_a_hold_between_two_actions_mentions_its_players_once_and_dont_ask_me_releases_it(
+    world, simcord_bot, monkeypatch
+):
+    w = world
+    driver, _turn = await position(  # the default tm_wait: each moment is held for two hours
+        w, simcord_bot, monkeypatch, TM_STATION, astronauts={"Yellow-Pilot": "N1", "Blue-Grunt": "S1"}
+    )
+    before = len(pings_of(w, w.bob))
+    await driver.choose("move Grunt S2")
+    game = await live_game(simcord_bot, w)
+    assert game.prompt().player is None and game.prompt().timeout == 120 * 60
+    assert len(pings_of(w, w.bob)) == before + 1  # the hold is news for bob: he is mentioned
+    message = w.channel.last_message
+    assert "Don't ask me this turn" in labels_of(message)
+    r = await w.alice.slash(w.channel, "argo move", action="Grunt S1")
+    assert r.response.ephemeral and "not your decision" in r.response.content
+    await w.bob.click(message, label="Don't ask me this turn")
+    game = await live_game(simcord_bot, w)
+    assert game.prompt().player == str(w.alice.id)  # bob passed: the turn goes on at once
+    latest = w.env.backend.messages[w.channel.id][w.channel.last_message.id]
+    assert latest.id != message.id and w.alice.id in latest.ping_user_ids
+    assert w.bob.id not in latest.ping_user_ids  # and he is not mentioned again this turn
+
+
+async def test_a_pass_by_one_of_two_waited_players_does_not_restart_the_hold(world, simcord_bot, monkeypatch):
+    w = world
+    driver, _turn = await position(
+        w,
+        simcord_bot,
+        monkeypatch,
+        TM_STATION,
+        players=3,
+        options="tm_wait=60",
+        astronauts={"Yellow-Pilot": "N1", "Red-Pilot": "N1", "Blue-Grunt": "S1"},
+    )
+    await driver.choose("move Grunt S2")
+    game = await live_game(simcord_bot, w)
+    assert set(game.prompt().others) == {str(w.bob.id), str(w.carol.id)}
+    await w.env.advance_time(40 * 60)
+    r = await w.bob.slash(w.channel, "argo timemachine", action="pass")
+    assert "Done" in r.response.content
+    game = await live_game(simcord_bot, w)
+    assert game.prompt().player is None and game.prompt().others == (str(w.carol.id),)
+    await w.env.advance_time(25 * 60)  # 65 minutes since the hold opened: it is over
+    game = await live_game(simcord_bot, w)
+    assert game.prompt().player == str(w.alice.id)
