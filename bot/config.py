@@ -83,7 +83,35 @@ class Settings:
                     f"TABLE_CACHE must be a whole number of tables (1 or more), not {raw_cache!r}."
                 )
             table_cache = int(raw_cache)
-        return cls(token, database_path, dev_guild_id, log_level, table_cache)
+        raw_workers = values.get("AI_WORKERS", "").strip()
+        ai_workers = 1
+        if raw_workers:
+            if not raw_workers.isdigit() or int(raw_workers) > 64:
+                raise ConfigError(
+                    f"AI_WORKERS must be a whole number of processes from 0 to 64, not {raw_workers!r}."
+                )
+            ai_workers = int(raw_workers)
+        raw_budget = values.get("AI_BUDGET", "").strip()
+        ai_budget: float | None = None
+        if raw_budget:
+            try:
+                ai_budget = float(raw_budget)
+            except ValueError:
+                ai_budget = -1.0
+            if not 0 < ai_budget <= 60:
+                raise ConfigError(
+                    "AI_BUDGET must be seconds per bot decision, more than 0 and at most 60, "
+                    f"not {raw_budget!r}."
+                )
+        return cls(
+            token,
+            database_path,
+            dev_guild_id,
+            log_level,
+            table_cache,
+            ai_workers=ai_workers,
+            ai_budget=ai_budget,
+        )
 
 
 QUIET_AT_DEBUG = ("discord.http", "discord.gateway", "discord.webhook", "discord.state")

@@ -71,3 +71,13 @@ def test_python_m_bot_with_bad_guild_id_exits_2(tmp_path):
     done = _run_bot(tmp_path, DISCORD_TOKEN="x", DEV_GUILD_ID="abc")
     assert done.returncode == 2
     assert len(done.stderr.strip().splitlines()) == 1 and "DEV_GUILD_ID" in done.stderr
+
+
+def test_ai_settings_are_read_and_checked():
+    s = Settings.load({"DISCORD_TOKEN": "abc"}, dotenv=None)
+    assert (s.ai_workers, s.ai_budget) == (1, None)
+    s = Settings.load({"DISCORD_TOKEN": "abc", "AI_WORKERS": "0", "AI_BUDGET": "0.25"}, dotenv=None)
+    assert (s.ai_workers, s.ai_budget) == (0, 0.25)
+    for bad in ({"AI_WORKERS": "two"}, {"AI_WORKERS": "-1"}, {"AI_BUDGET": "fast"}, {"AI_BUDGET": "0"}):
+        with pytest.raises(ConfigError, match=next(iter(bad))):
+            Settings.load({"DISCORD_TOKEN": "abc", **bad}, dotenv=None)
