@@ -180,6 +180,17 @@ ECHO_LIMIT = 80
 """How much of a typed text is repeated back in a refusal."""
 
 
+def counted(count: int, one: str, many: str | None = None) -> str:
+    """``count`` with its noun in the right number: ``counted(1, "Emerald")`` is "1 Emerald",
+    ``counted(2, "Emerald")`` "2 Emeralds" (``many`` for an irregular plural)."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def with_article(word: str) -> str:
+    """``word`` after the indefinite article that fits its sound: "an Argo", "a Pebbles"."""
+    return ("an " if word[:1].lower() in "aeiou" and word[:1] else "a ") + word
+
+
 def shorten(text: str, limit: int = ECHO_LIMIT) -> str:
     """``text`` cut to ``limit`` characters (with an ellipsis), for echoing user input back."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -255,6 +266,8 @@ class Game(ABC):
     """A few lines for ``/game rules``."""
     score_label: ClassVar[str] = "points"
     """What ``Result.scores`` count, for the final ranking ("points", "Fragments")."""
+    score_label_one: ClassVar[str] = "point"
+    """``score_label`` for a score of exactly 1 ("point", "Fragment")."""
 
     @classmethod
     @abstractmethod

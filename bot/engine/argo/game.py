@@ -34,6 +34,7 @@ from bot.engine.core import (
     RandomSource,
     Result,
     Rng,
+    counted,
     player_ref,
 )
 
@@ -317,7 +318,8 @@ class ArgoGame(Game):
         order = sorted(range(st.n), key=lambda i: (-st.scores[i], -st.activations[i], -st.escaped[i]))
         ranking = tuple(st.players[i] for i in order)
         details = {
-            st.players[i]: f"{st.activations[i]} activations, {st.escaped[i]} escaped" for i in range(st.n)
+            st.players[i]: f"{counted(st.activations[i], 'activation')}, {st.escaped[i]} escaped"
+            for i in range(st.n)
         }
         best = max(st.scores)
         alien = st.alien_score()
@@ -328,7 +330,8 @@ class ArgoGame(Game):
             return Result(
                 (),
                 scores,
-                f"The Aliens win with {alien} points against the best player's {best}: every player loses.",
+                f"The Aliens win with {counted(alien, 'point')} against the best player's {best}: "
+                "every player loses.",
                 ranking,
                 details,
             )
@@ -345,9 +348,8 @@ class ArgoGame(Game):
         winners = tuple(st.players[i] for i in top)
         names = " and ".join(who(st, i) for i in top)
         shared = " share the victory" if len(top) > 1 else " wins"
-        return Result(
-            winners, scores, f"{names}{shared} with {best} points{why} (Aliens: {alien}).", ranking, details
-        )
+        text = f"{names}{shared} with {counted(best, 'point')}{why} (Aliens: {alien})."
+        return Result(winners, scores, text, ranking, details)
 
     # ----- applying actions -----------------------------------------------------------------
 

@@ -17,6 +17,7 @@ from bot.engine.core import (
     Prompt,
     RandomSource,
     Result,
+    counted,
     player_ref,
 )
 
@@ -84,6 +85,7 @@ class ArgoatGame(Game):
 
     name: ClassVar[str] = "Argoat"
     score_label: ClassVar[str] = "Fragments"
+    score_label_one: ClassVar[str] = "Fragment"
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
@@ -576,6 +578,9 @@ class ArgoatGame(Game):
             (seat for seat in s.seats if seat is not winner), key=lambda x: (-len(x.fragments), -x.emeralds)
         )
         ranking = (winner.id, *(seat.id for seat in others))
-        details = {seat.id: f"{seat.emeralds} Emeralds" for seat in s.seats}
-        text = f"{player_ref(winner.id)} gathered all eight Fragments and found Eden after {s.turn} turns."
+        details = {seat.id: counted(seat.emeralds, "Emerald") for seat in s.seats}
+        text = (
+            f"{player_ref(winner.id)} gathered all eight Fragments and found Eden "
+            f"after {counted(s.turn, 'turn')}."
+        )
         return Result((winner.id,), scores, text, ranking, details)
