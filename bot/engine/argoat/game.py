@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar, Self
@@ -26,6 +27,8 @@ from .data import (
     DEFAULT_DIFFICULTY,
     DIFFICULTIES,
     FRONTIER_BY_KEY,
+    ITEM_BY_KEY,
+    ITEM_RULES,
     MAX_PLAYERS,
     MIN_PLAYERS,
 )
@@ -554,11 +557,20 @@ class ArgoatGame(Game):
         you = build_view(self, player).get("you")
         if you is None:
             return ""
-        items = ", ".join(you["item_names"]) or "none"
         peeks = "; ".join(f"{p['at']}: {p['content']}" for p in you["peeks"]) or "none yet"
-        lines = [f"Your Items: {items}.", f"Dark Forests you have looked into: {peeks}."]
+        lines = [f"Dark Forests you have looked into: {peeks}."]
         if you.get("trade_terms"):
             lines.append(f"Your trade: {you['trade_terms']}")
+        held = Counter(you["items"])
+        if not held:
+            lines.append("Your Items: none.")
+            return "\n".join(lines)
+        lines.append("Your Items:")
+        for key, count in held.items():
+            item = ITEM_BY_KEY[key]
+            copies = f" ×{count}" if count > 1 else ""
+            lines.append(f"• **{item.name}**{copies}: {item.summary}")
+        lines.append(ITEM_RULES)  # last: the part a very full hand may lose to the length limit
         return "\n".join(lines)
 
     def turn_marker(self) -> tuple[Any, ...]:
