@@ -254,6 +254,39 @@ class RandomSource(Protocol):
     def shuffle(self, items: list[Any], /) -> None: ...
 
 
+@dataclass(frozen=True)
+class HelpPage:
+    """One page of ``/game rules``: its title, its text (Discord markdown, short) and the group
+    it is listed under on the overview ("Modules", "Items", ...)."""
+
+    title: str
+    text: str
+    group: str = ""
+
+
+def help_matches(pages: Mapping[str, HelpPage], typed: str) -> list[str]:
+    """The topics of ``pages`` matching what a user typed, best first: the exact topic or title,
+    then topics or titles that begin with it, then those containing it anywhere (title, topic or
+    group). Everything, in page order, when nothing is typed."""
+    text = " ".join(typed.lower().replace("-", " ").split())
+    if not text:
+        return list(pages)
+
+    def words(topic: str, page: HelpPage) -> tuple[str, str, str]:
+        return topic.replace("-", " "), page.title.lower().replace("-", " "), page.group.lower()
+
+    exact, start, inside = [], [], []
+    for topic, page in pages.items():
+        key, title, group = words(topic, page)
+        if text in (key, title):
+            exact.append(topic)
+        elif key.startswith(text) or title.startswith(text):
+            start.append(topic)
+        elif text in key or text in title or text in group:
+            inside.append(topic)
+    return exact + start + inside
+
+
 class Game(ABC):
     """The contract every game engine implements (see the module docstring for conventions)."""
 
@@ -268,6 +301,13 @@ class Game(ABC):
     """What ``Result.scores`` count, for the final ranking ("points", "Fragments")."""
     score_label_one: ClassVar[str] = "point"
     """``score_label`` for a score of exactly 1 ("point", "Fragment")."""
+
+    @classmethod
+    def help_topics(cls) -> dict[str, HelpPage]:
+        """The pages of ``/game rules`` by topic (lower-case, hyphenated), in the order the
+        overview lists them; ``"overview"``, when present, is shown when no topic is asked for.
+        Empty by default: the host then shows :attr:`rules_summary`."""
+        return {}
 
     @classmethod
     @abstractmethod
