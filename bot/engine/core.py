@@ -263,6 +263,10 @@ class HelpPage:
     text: str
     group: str = ""
 
+    def message(self, game: str) -> str:
+        """The page as the bot shows it: a heading naming the game, then the text."""
+        return f"📖 **{game} rules · {self.title}**\n{self.text}"
+
 
 def help_matches(pages: Mapping[str, HelpPage], typed: str) -> list[str]:
     """The topics of ``pages`` matching what a user typed, best first: the exact topic or title,

@@ -17,6 +17,7 @@ from bot.engine.argo.data import (
     pods_for,
 )
 from bot.engine.argo.geometry import OPPOSITE, SIDES, distinct_rotations, step
+from bot.engine.argo.help import PAGES as HELP_PAGES
 from bot.engine.argo.notation import notation as _notation
 from bot.engine.argo.state import OWN_ALL, State
 from bot.engine.argo.text import who
@@ -28,6 +29,7 @@ from bot.engine.core import (
     Action,
     Event,
     Game,
+    HelpPage,
     IllegalAction,
     OptionSpec,
     Prompt,
@@ -94,6 +96,11 @@ class ArgoGame(Game):
         "scores too, but every death feeds the Aliens' score.\n"
         "If the Aliens end with more points than the best player, everybody loses."
     )
+
+    @classmethod
+    def help_topics(cls) -> dict[str, HelpPage]:
+        """The Argo pages of ``/game rules`` (bot/engine/argo/help.py)."""
+        return dict(HELP_PAGES)
 
     def __init__(self, st: State) -> None:
         self.st = st

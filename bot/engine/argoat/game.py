@@ -13,6 +13,7 @@ from bot.engine.core import (
     Action,
     Event,
     Game,
+    HelpPage,
     IllegalAction,
     OptionSpec,
     Prompt,
@@ -37,6 +38,7 @@ from .effects import name_at
 from .events import event
 from .events import prompt as make_prompt
 from .geometry import OFFSETS, Coord, fmt, step
+from .help import PAGES as HELP_PAGES
 from .notation import notation as _notation
 from .setup import new_state
 from .state import DRAFT, DREAM, OFFER, OVER, PLACE_FOREST, PLACE_FRONTIER, TURN, State
@@ -109,6 +111,11 @@ class ArgoatGame(Game):
         "Forests. Exploring a Dark Forest costs one Emerald per Check Marker already on it.\n"
         "Items are secret (sent to you by DM); Fragments and Emeralds are public."
     )
+
+    @classmethod
+    def help_topics(cls) -> dict[str, HelpPage]:
+        """The Argoat pages of ``/game rules`` (bot/engine/argoat/help.py)."""
+        return dict(HELP_PAGES)
 
     def __init__(self, players: Sequence[str], state: State) -> None:
         self._players = tuple(players)
