@@ -419,7 +419,7 @@ def build_pages() -> dict[str, HelpPage]:
         "• `stay` — sit and wait, like anyone;\n"
         "• `leave` — take off alone at once, scoring the lowest seat;\n"
         "• `relocate` — move the Pod to any other place where its door faces a Module door, "
-        "even nearer than 3 tiles, but never next to an Alien.\n"
+        "even nearer than 3 tiles, but never facing a Module with an Alien.\n"
         "Entering an occupied Pod simply fills it. In the bot: `move Pilot S4 leave`, "
         "`move Pilot S4 relocate E2 doors-W`.",
     )
