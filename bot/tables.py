@@ -24,6 +24,7 @@ from bot.engine.core import (
     format_text,
     parse_options,
     shorten,
+    with_article,
 )
 from bot.engine.registry import GameRegistry
 from bot.store import ABANDONED, FINISHED, LOBBY, PLAYING, Store, StoreConflict, StoreError, TableRecord
@@ -421,8 +422,8 @@ class TableHost:
             existing = await self.load(channel_id)
             if existing is not None:
                 raise TableError(
-                    f"This channel already has a {existing.record.game} table (#{existing.record.id}); "
-                    "finish or abandon it first."
+                    f"This channel already has {with_article(existing.record.game)} table "
+                    f"(#{existing.record.id}); finish or abandon it first."
                 )
             try:
                 record = await self.store.create_table(

@@ -73,6 +73,7 @@ def final_lines(table: Table, result: Result) -> list[str]:
     names = table.names()
     game = table.game
     label = getattr(game, "score_label", "points")
+    label_one = getattr(game, "score_label_one", "point")
     lines = [f"🏁 **Game over.** {format_text(result.text, names)}"]
     previous: tuple[int, str] | None = None
     place = 0
@@ -86,6 +87,7 @@ def final_lines(table: Table, result: Result) -> list[str]:
         medal = MEDALS[place - 1] if place <= len(MEDALS) and result.winners else f"{place}."
         extra = f" ({detail})" if detail else ""
         winner = " — winner" if player in result.winners else ""
-        lines.append(f"{medal} {names.get(player, player)}: {score} {label}{extra}{winner}")
+        unit = label_one if score == 1 else label
+        lines.append(f"{medal} {names.get(player, player)}: {score} {unit}{extra}{winner}")
     lines.append("Press **Rematch** to play again with the same seats and options.")
     return lines

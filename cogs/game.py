@@ -11,7 +11,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot import seats
-from bot.engine.core import IllegalAction, format_text, parse_options
+from bot.engine.core import Game, IllegalAction, format_text, help_matches, parse_options, shorten
 from bot.store import LOBBY, PLAYING
 from bot.tables import Table, TableError
 from cogs import components as comp
@@ -25,6 +25,34 @@ log = logging.getLogger(__name__)
 
 NOT_IN_GUILD = "Games are played in server channels; use this command in a channel."
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in seats.LEVELS]
+
+
+def rules_answer(game_cls: type[Game], topic: str | None) -> str:
+    """What ``/game rules`` answers: the overview, the page asked for, or a short sentence
+    saying there is no such page (with the closest topics)."""
+    pages = game_cls.help_topics()
+    players = f"{game_cls.min_players}–{game_cls.max_players} players"
+    summary = f"**{game_cls.name}** ({players})\n{game_cls.rules_summary}"
+    if not pages:
+        return summary
+    overview = pages.get("overview")
+    if not topic or not topic.strip():
+        return overview.message(game_cls.name) if overview else summary
+    wanted = topic.strip().lower()
+    matches = help_matches(pages, wanted)
+    exact = wanted if wanted in pages else None
+    if exact is None and matches:
+        first = pages[matches[0]]
+        if first.title.lower() == wanted or len(matches) == 1:
+            exact = matches[0]
+    if exact is not None:
+        return pages[exact].message(game_cls.name)
+    typed = shorten(" ".join(topic.split()), 40)
+    see = f"`/game rules game:{game_cls.name}` lists every page."
+    if matches:
+        close = ", ".join(f"`{t}`" for t in matches[:6])
+        return f"Several {game_cls.name} rules pages match '{typed}': {close}. {see}"
+    return f"There is no {game_cls.name} rules page '{typed}'. {see}"
 
 
 class GameCog(commands.Cog):
@@ -344,31 +372,51 @@ class GameCog(commands.Cog):
                 view=comp.abandon_view(table.record.id),
             )
 
-    @game.command(name="rules", description="A short summary of a game's rules")
-    @app_commands.describe(game="Which game (default: the one at this channel's table)")
-    @app_commands.autocomplete(game=game_names)
-    async def rules(self, interaction: discord.Interaction, game: str | None = None) -> None:
+    async def _rules_game(self, interaction: discord.Interaction, game: str | None) -> str | None:
+        """The game a rules question is about: the one named, else the channel's table's."""
+        if game:
+            return game
+        if interaction.guild is None:
+            return None
+        table = await self.host.current(interaction.channel_id or 0)
+        return table.record.game if table else None
+
+    async def help_topic_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The chosen game's rules pages matching what the user typed (at most 25)."""
+        game = await self._rules_game(interaction, str(getattr(interaction.namespace, "game", "") or ""))
+        game_cls = self.bot.registry.get(game) if game else None
+        if game_cls is None:
+            return []
+        pages = game_cls.help_topics()
+        found = []
+        for topic in help_matches(pages, current)[:25]:
+            page = pages[topic]
+            label = f"{page.title} ({page.group})" if page.group else page.title
+            found.append(app_commands.Choice(name=label[:100], value=topic[:100]))
+        return found
+
+    @game.command(name="rules", description="How a game is played: an overview, or one page per topic")
+    @app_commands.describe(
+        game="Which game (default: the one at this channel's table)",
+        topic="A page: a Module, an Astronaut, a Frontier, an Item… (leave out for the overview)",
+    )
+    @app_commands.autocomplete(game=game_names, topic=help_topic_names)
+    async def rules(
+        self, interaction: discord.Interaction, game: str | None = None, topic: str | None = None
+    ) -> None:
         async with self.bot.working():
-            if game is None and interaction.guild is not None:
-                table = await self.host.current(interaction.channel_id or 0)
-                game = table.record.game if table else None
+            game = await self._rules_game(interaction, game)
+            names = ", ".join(self.bot.registry.names())
             if game is None:
-                await reply(
-                    interaction, "Which game? Choose one of: " + ", ".join(self.bot.registry.names()) + "."
-                )
+                await reply(interaction, f"Which game? Choose one of: {names}.")
                 return
             game_cls = self.bot.registry.get(game)
             if game_cls is None:
-                await reply(
-                    interaction,
-                    f"Unknown game '{game}'. Choose one of: {', '.join(self.bot.registry.names())}.",
-                )
+                await reply(interaction, f"Unknown game '{shorten(game, 40)}'. Choose one of: {names}.")
                 return
-            await reply(
-                interaction,
-                f"**{game_cls.name}** ({game_cls.min_players}–{game_cls.max_players} players)\n"
-                f"{game_cls.rules_summary}\nFull rules: see docs/ in the bot's repository.",
-            )
+            await reply(interaction, rules_answer(game_cls, topic))
 
     # -- play ---------------------------------------------------------------------------------
 

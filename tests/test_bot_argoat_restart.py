@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 import tests.argoat.argoat_helpers as helpers
+from bot.engine.argoat.data import ITEM_BY_KEY
 from tests.test_bot_argoat_kit import (
     assert_refused,
     build,
@@ -105,7 +106,12 @@ async def test_a_restart_with_a_pending_proposal_keeps_it_answerable(
         game = (await live(new_bot, w)).game
         assert hand(game, w.bob) == ["staff"] and hand(game, w.alice) == []
         assert (seat_of(game, w.alice)["emeralds"], seat_of(game, w.bob)["emeralds"]) == (2, 0)
-        assert dm_news(w, w.bob) == [["In the trade you received the Staff of Guidance."]]
+        assert dm_news(w, w.bob) == [
+            [
+                "In the trade you received the Staff of Guidance.",
+                f"Staff of Guidance: {ITEM_BY_KEY['staff'].summary}",
+            ]
+        ]
     else:
         await choose(w, new_bot, w.alice, "withdraw")
         game = (await live(new_bot, w)).game

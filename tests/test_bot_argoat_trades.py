@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tests.argoat.argoat_helpers as helpers
+from bot.engine.argoat.data import ITEM_BY_KEY
 from tests.test_bot_argoat_kit import (
     FOREST_MAP,
     assert_refused,
@@ -94,9 +95,15 @@ async def test_a_trade_built_in_the_private_picker_accepted_with_secrets_by_dm(
     assert hand(game, w.alice) == ["book"] and hand(game, w.bob) == ["staff"]
     assert f"{w.alice.mention} traded with {w.bob.mention}" in w.channel.last_message.content
     # ...the secrets went by DM to their owners only...
-    assert dm_news(w, w.alice) == [["In the trade you received the Book of Wisdom."]]
+    assert dm_news(w, w.alice) == [
+        ["In the trade you received the Book of Wisdom.", f"Book of Wisdom: {ITEM_BY_KEY['book'].summary}"]
+    ]
     assert dm_news(w, w.bob) == [
-        ["The Dark Forest at 0,3 hides Eden.", "In the trade you received the Staff of Guidance."]
+        [
+            "The Dark Forest at 0,3 hides Eden.",
+            "In the trade you received the Staff of Guidance.",
+            f"Staff of Guidance: {ITEM_BY_KEY['staff'].summary}",
+        ]
     ]
     assert dm_news(w, w.carol) == []
     # ...and never appeared in any public message.

@@ -142,3 +142,18 @@ async def test_a_finished_game_frees_the_channel_and_is_kept(host):
     assert await host.current(CH) is None
     await host.open_table(guild_id=1, channel_id=CH, game_name="Pebbles", host_id="b")
     assert [t.status for t in await host.store.tables(CH)] == ["finished", "lobby"]
+
+
+async def test_a_second_table_is_refused_with_the_right_article(tmp_path):
+    from bot.engine.registry import discover
+
+    store = await Store.open(tmp_path / "articles.db")
+    host = TableHost(store, GameRegistry([*discover(), Pebbles]), clock=Clock(), seeder=lambda: 1)
+    try:
+        for channel, game, article in ((1, "Argo", "an"), (2, "Argoat", "an"), (3, "Pebbles", "a")):
+            await host.open_table(guild_id=1, channel_id=channel, game_name=game, host_id="a")
+            with pytest.raises(TableError) as refused:
+                await host.open_table(guild_id=1, channel_id=channel, game_name="Pebbles", host_id="a")
+            assert f"already has {article} {game} table (#{channel})" in str(refused.value)
+    finally:
+        await host.close()

@@ -180,6 +180,17 @@ ECHO_LIMIT = 80
 """How much of a typed text is repeated back in a refusal."""
 
 
+def counted(count: int, one: str, many: str | None = None) -> str:
+    """``count`` with its noun in the right number: ``counted(1, "Emerald")`` is "1 Emerald",
+    ``counted(2, "Emerald")`` "2 Emeralds" (``many`` for an irregular plural)."""
+    return f"{count} {one if count == 1 else (many or one + 's')}"
+
+
+def with_article(word: str) -> str:
+    """``word`` after the indefinite article that fits its sound: "an Argo", "a Pebbles"."""
+    return ("an " if word[:1].lower() in "aeiou" and word[:1] else "a ") + word
+
+
 def shorten(text: str, limit: int = ECHO_LIMIT) -> str:
     """``text`` cut to ``limit`` characters (with an ellipsis), for echoing user input back."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -243,6 +254,43 @@ class RandomSource(Protocol):
     def shuffle(self, items: list[Any], /) -> None: ...
 
 
+@dataclass(frozen=True)
+class HelpPage:
+    """One page of ``/game rules``: its title, its text (Discord markdown, short) and the group
+    it is listed under on the overview ("Modules", "Items", ...)."""
+
+    title: str
+    text: str
+    group: str = ""
+
+    def message(self, game: str) -> str:
+        """The page as the bot shows it: a heading naming the game, then the text."""
+        return f"📖 **{game} rules · {self.title}**\n{self.text}"
+
+
+def help_matches(pages: Mapping[str, HelpPage], typed: str) -> list[str]:
+    """The topics of ``pages`` matching what a user typed, best first: the exact topic or title,
+    then topics or titles that begin with it, then those containing it anywhere (title, topic or
+    group). Everything, in page order, when nothing is typed."""
+    text = " ".join(typed.lower().replace("-", " ").split())
+    if not text:
+        return list(pages)
+
+    def words(topic: str, page: HelpPage) -> tuple[str, str, str]:
+        return topic.replace("-", " "), page.title.lower().replace("-", " "), page.group.lower()
+
+    exact, start, inside = [], [], []
+    for topic, page in pages.items():
+        key, title, group = words(topic, page)
+        if text in (key, title):
+            exact.append(topic)
+        elif key.startswith(text) or title.startswith(text):
+            start.append(topic)
+        elif text in key or text in title or text in group:
+            inside.append(topic)
+    return exact + start + inside
+
+
 class Game(ABC):
     """The contract every game engine implements (see the module docstring for conventions)."""
 
@@ -255,6 +303,15 @@ class Game(ABC):
     """A few lines for ``/game rules``."""
     score_label: ClassVar[str] = "points"
     """What ``Result.scores`` count, for the final ranking ("points", "Fragments")."""
+    score_label_one: ClassVar[str] = "point"
+    """``score_label`` for a score of exactly 1 ("point", "Fragment")."""
+
+    @classmethod
+    def help_topics(cls) -> dict[str, HelpPage]:
+        """The pages of ``/game rules`` by topic (lower-case, hyphenated), in the order the
+        overview lists them; ``"overview"``, when present, is shown when no topic is asked for.
+        Empty by default: the host then shows :attr:`rules_summary`."""
+        return {}
 
     @classmethod
     @abstractmethod

@@ -4,7 +4,9 @@ A trace holds, at every step, the prompt, each player's legal actions (notations
 themselves, in order), the action taken, the events it produced (text, audience, kind, data),
 the full ``to_json()`` and the public view. ``argo_golden.json`` stores one SHA-256 per game and
 its number of steps, recorded with the engine of commit 710e043 (after the rules fixes of issue 9,
-before any speed work). ``test_argo_golden.py`` checks that the present engine reproduces every hash.
+before any speed work), and re-recorded once when two event texts changed (a full Alien track said
+in words, "1 point" in the singular): with those texts mapped back to the old ones every game
+reproduced its old hash. ``test_argo_golden.py`` checks that the present engine reproduces every hash.
 
 Regenerate only when the rules change on purpose: ``python tests/argo/argo_golden.py``.
 """

@@ -19,7 +19,7 @@ from argoat_helpers import (
     xy,
 )
 
-from bot.engine.argoat.data import FRONTIER_BY_KEY, FRONTIERS
+from bot.engine.argoat.data import FRONTIER_BY_KEY, FRONTIERS, ITEM_BY_KEY
 from bot.engine.argoat.geometry import fits
 
 FRAGMENT_FRONTIERS = [f.key for f in FRONTIERS if f.fragment]
@@ -146,7 +146,9 @@ def test_caravan_sells_an_item_for_an_emerald() -> None:
     events = act(game, "ann", "end pay")
     assert game.state.seat("ann").items == ["eye"]
     assert game.state.seat("ann").emeralds == 0
-    assert texts(events, "ann") == ["You drew the Eye of the Dark Dragon."]
+    eye = ITEM_BY_KEY["eye"]
+    assert texts(events, "ann") == [f"You drew the Eye of the Dark Dragon. {eye.summary}"]
+    assert "Without paying" in eye.summary and "When: on your turn" in eye.summary
     assert "<p:ann> drew an Item." in texts(events)
 
 

@@ -6,6 +6,7 @@ import json
 
 from argoat_helpers import BASE, act, kinds, marker, notations, refuses, scenario, setup, texts
 
+from bot.engine.argoat.data import ITEM_BY_KEY
 from bot.engine.argoat.effects import end_turn
 from bot.engine.argoat.game import ArgoatGame
 
@@ -99,7 +100,10 @@ def test_items_change_hands_face_down() -> None:
     events = act(game, "bob", "accept")
     assert game.state.seat("bob").items == ["staff", "book"]
     assert game.state.seat("ann").items == ["eye"]
-    assert texts(events, "bob") == ["In the trade you received the Staff of Guidance."]
+    staff = ITEM_BY_KEY["staff"]
+    assert texts(events, "bob") == [
+        f"In the trade you received the Staff of Guidance.\nStaff of Guidance: {staff.summary}"
+    ]
     assert all("Staff" not in t for t in texts(events))
 
 
@@ -117,7 +121,10 @@ def test_asking_for_one_of_your_items_lets_the_giver_choose() -> None:
     events = act(game, "bob", "accept Water")
     assert game.state.seat("ann").items == ["staff", "eye", "water"]
     assert game.state.seat("bob").items == ["book", "water"]
-    assert texts(events, "ann") == ["In the trade you received the Water of Life."]
+    water = ITEM_BY_KEY["water"]
+    assert texts(events, "ann") == [
+        f"In the trade you received the Water of Life.\nWater of Life: {water.summary}"
+    ]
 
 
 def test_asking_for_two_items_offers_each_combination() -> None:

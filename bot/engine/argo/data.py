@@ -160,3 +160,30 @@ ALIEN_TRACKS: dict[int, tuple[int, ...]] = {
 
 DIFFICULTIES: dict[str, int] = {"easy": 1, "medium": 2, "hard": 3}
 """How many slots at the start of the Alien track each difficulty token covers."""
+
+MODULE_EFFECTS: dict[str, str] = {
+    WAKING_ROOM: "Where every team starts. No capacity limit; no Alien may ever enter.",
+    CORRIDOR: "A passage for 1 Astronaut (and 1 Alien). No effect; cannot be Activated.",
+    TELEPORTER: "Entering sends the Astronaut on to another Teleporter or the Waking Room.",
+    LAB: "Activate: swap an Astronaut (not a Robot) with an Alien; the Alien kills at once.",
+    CONTROL_ROOM: "Activate: move and/or turn one tile of the station, with what is on it.",
+    JUMP_ROOM: "Activate: the Astronaut on it makes two Moves, as one action.",
+    TIME_MACHINE: "Activate on someone else's turn: one Move or Activation out of turn.",
+    LASER: "Activate: kill an Alien in a Room orthogonally next to one of your Astronauts.",
+    INFIRMARY: "Activate: bring a dead Astronaut back from the Alien track to the Waking Room.",
+    WAREHOUSE: "Activate: score 2 points (4 with your Chief on it).",
+    SECURITY_CENTER: "Activate: launch an Escape Pod that has at least one passenger.",
+    CORE_ROOM: "Your Astronauts here since the start of your turn die at its end.",
+    SAFE_ROOM: "Aliens can never enter or be pushed into it.",
+    POD: "Seats for 2; it takes off when full (or when an Alien comes next to its door).",
+}
+"""One line per kind of tile, for menus and the rules pages (at most 100 characters each)."""
+
+ROLE_ABILITIES: dict[str, str] = {
+    "Grunt": "Kills an Alien he meets; an Alien kills him only if no other non-Robot is there.",
+    "Robot": "Aliens ignore him and he ignores them; cannot Activate the Lab or the Laser.",
+    "Explorer": "Moves up to two tiles with one Move action.",
+    "Pilot": "Entering an empty Escape Pod: stay, leave alone at once, or move the Pod.",
+    "Chief": "Worth double: 2 points to his killer, twice his seat when he escapes.",
+}
+"""One line per Astronaut role, for menus and the rules pages (at most 100 characters each)."""

@@ -161,7 +161,10 @@ def kill_astronaut(ctx: Ctx, aid: int, how: str) -> None:
         data.update(ctx.score(ctx.actor, points))
         text += f" {who(st, ctx.actor)} scores {points}."
     score = st.alien_score()
-    text += " The Aliens' score is now " + (f"{score}." if score is not None else "full.")
+    if score is not None:
+        text += f" The Aliens' score is now {score}."
+    else:
+        text += " Every slot of the Alien track now holds a dead Astronaut: the track is full."
     ctx.emit(text, "kill", **data)
     if score is None:
         _end_game(ctx, "the Alien track is full. The Aliens win!", aliens_win=True)

@@ -17,6 +17,7 @@ from bot.engine.argo.data import (
     pods_for,
 )
 from bot.engine.argo.geometry import OPPOSITE, SIDES, distinct_rotations, step
+from bot.engine.argo.help import PAGES as HELP_PAGES
 from bot.engine.argo.notation import notation as _notation
 from bot.engine.argo.state import OWN_ALL, State
 from bot.engine.argo.text import who
@@ -28,12 +29,14 @@ from bot.engine.core import (
     Action,
     Event,
     Game,
+    HelpPage,
     IllegalAction,
     OptionSpec,
     Prompt,
     RandomSource,
     Result,
     Rng,
+    counted,
     player_ref,
 )
 
@@ -93,6 +96,11 @@ class ArgoGame(Game):
         "scores too, but every death feeds the Aliens' score.\n"
         "If the Aliens end with more points than the best player, everybody loses."
     )
+
+    @classmethod
+    def help_topics(cls) -> dict[str, HelpPage]:
+        """The Argo pages of ``/game rules`` (bot/engine/argo/help.py)."""
+        return dict(HELP_PAGES)
 
     def __init__(self, st: State) -> None:
         self.st = st
@@ -317,8 +325,7 @@ class ArgoGame(Game):
         order = sorted(range(st.n), key=lambda i: (-st.scores[i], -st.activations[i], -st.escaped[i]))
         ranking = tuple(st.players[i] for i in order)
         details = {
-            st.players[i]: f"{st.activations[i]} activation{'' if st.activations[i] == 1 else 's'}, "
-            f"{st.escaped[i]} escaped"
+            st.players[i]: f"{counted(st.activations[i], 'activation')}, {st.escaped[i]} escaped"
             for i in range(st.n)
         }
         best = max(st.scores)
@@ -330,7 +337,8 @@ class ArgoGame(Game):
             return Result(
                 (),
                 scores,
-                f"The Aliens win with {alien} points against the best player's {best}: every player loses.",
+                f"The Aliens win with {counted(alien, 'point')} against the best player's {best}: "
+                "every player loses.",
                 ranking,
                 details,
             )
@@ -347,9 +355,8 @@ class ArgoGame(Game):
         winners = tuple(st.players[i] for i in top)
         names = " and ".join(who(st, i) for i in top)
         shared = " share the victory" if len(top) > 1 else " wins"
-        return Result(
-            winners, scores, f"{names}{shared} with {best} points{why} (Aliens: {alien}).", ranking, details
-        )
+        text = f"{names}{shared} with {counted(best, 'point')}{why} (Aliens: {alien})."
+        return Result(winners, scores, text, ranking, details)
 
     # ----- applying actions -----------------------------------------------------------------
 

@@ -46,16 +46,33 @@ FRAGMENT_COPIES = 5
 
 @dataclass(frozen=True)
 class Item:
-    """One of the six Item kinds."""
+    """One of the six Item kinds: what it does (``text``, the card) and when this bot lets you
+    use it (``when``, see docs/rules-notes.md "Items")."""
 
     key: str
     name: str
     text: str
+    when: str
 
     @property
     def token(self) -> str:
         """The word used for this Item in action notation ("Staff")."""
         return self.key.capitalize()
+
+    @property
+    def summary(self) -> str:
+        """What the Item does and when it may be used, in two short sentences or so."""
+        return f"{self.text} When: {self.when}"
+
+
+ITEM_RULES = (
+    "Items are secret: only you see which you hold. Use them on your own turn only, as many as "
+    "you like, before, between or after your moves, until you end your turn; a used Item is "
+    "discarded (you may never discard one unused). An Item from a Frontier Action (Caravan, "
+    "Wasteland) arrives as your turn ends, so it is first usable next turn; one received in a "
+    "trade can be used at once."
+)
+"""When Items may be used at all (rulebook "Items", "Free Actions", Q1, Q13)."""
 
 
 ITEMS: tuple[Item, ...] = (
@@ -64,29 +81,41 @@ ITEMS: tuple[Item, ...] = (
         "Staff of Guidance",
         "You may move to any Frontier in which a Bleina is present. If you did not move before "
         "using this Item, you may choose whether or not you wish to move after arriving.",
+        "on your turn while a Bleina stands on another Frontier; used after moving, it ends "
+        "your walk (a Bleina may still carry you one space).",
     ),
     Item(
         "book",
         "Book of Wisdom",
         "Only in the Frontier Town: take one Fragment you don't already have from the Reliquary.",
+        "on your turn while you stand on the Frontier Town (with all eight Fragments it does nothing).",
     ),
     Item(
         "eye",
         "Eye of the Dark Dragon",
         "Choose a Dark Forest you have no Check Marker on. Without paying, look at its reverse "
         "side, then place one of your Check Markers on it.",
+        "on your turn, wherever you are, while a face-down Dark Forest has none of your Check Markers.",
     ),
     Item(
         "wings",
         "Wings of the Holy Dragon",
         "You may move up to three spaces this turn.",
+        "on your turn, once, while you may still walk and have not ridden a Bleina; after it, "
+        "no Bleina ride this turn.",
     ),
-    Item("water", "Water of Life", "At the end of your turn, take another turn."),
+    Item(
+        "water",
+        "Water of Life",
+        "At the end of your turn, take another turn.",
+        "any time on your turn; two give two extra turns.",
+    ),
     Item(
         "flute",
         "Flute of Cleansing",
         "Move a Bleina from another Frontier to your current Frontier. You do not need to pay "
         "an Emerald when using a Bleina to move this turn.",
+        "any time on your turn; use it before the Bleina ride it should pay for.",
     ),
 )
 ITEM_BY_KEY: dict[str, Item] = {i.key: i for i in ITEMS}

@@ -94,7 +94,7 @@ def draw_item(state: State, seat: Seat, events: list[Event]) -> None:
     events.append(event(f"{player_ref(seat.id)} drew an Item.", kind="item_drawn", data={"player": seat.id}))
     events.append(
         event(
-            f"You drew the {ITEM_BY_KEY[key].name}.",
+            f"You drew the {ITEM_BY_KEY[key].name}. {ITEM_BY_KEY[key].summary}",
             to=seat.id,
             kind="item_drawn",
             data={"player": seat.id, "item": key},

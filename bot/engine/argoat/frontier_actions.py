@@ -9,7 +9,7 @@ if it bears the Dragon symbol, for its Dark Forest.
 
 from __future__ import annotations
 
-from bot.engine.core import Action, Event, player_ref
+from bot.engine.core import Action, Event, counted, player_ref
 
 from .data import (
     CARAVAN,
@@ -429,14 +429,21 @@ def _forest(state: State, events: list[Event]) -> None:
     if seat.emeralds < cost:
         lost = seat.emeralds
         pay(state, seat, lost)
+        if lost == 0:
+            loss = "has none, so sees nothing"
+        elif lost == 1:
+            loss = "loses their only Emerald"
+        else:
+            loss = f"loses all {lost} of their Emeralds"
         events.append(
             event(
-                f"{who} cannot pay {cost} Emeralds to explore the Dark Forest at "
-                f"{where} and loses all {lost} of their Emeralds.",
+                f"{who} cannot pay {counted(cost, 'Emerald')} to explore the Dark Forest at {where} "
+                f"and {loss}.",
                 kind="forest_fail",
                 data={"player": seat.id, "forest": where, "lost": lost, "cost": cost},
             )
         )
         return
     pay(state, seat, cost)
-    explore(state, seat, forest.at, events, f"(paying {cost} Emeralds)")
+    how = f"(paying {counted(cost, 'Emerald')})" if cost else "for free (the first to look)"
+    explore(state, seat, forest.at, events, how)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar, Self
@@ -12,11 +13,13 @@ from bot.engine.core import (
     Action,
     Event,
     Game,
+    HelpPage,
     IllegalAction,
     OptionSpec,
     Prompt,
     RandomSource,
     Result,
+    counted,
     player_ref,
 )
 
@@ -25,6 +28,8 @@ from .data import (
     DEFAULT_DIFFICULTY,
     DIFFICULTIES,
     FRONTIER_BY_KEY,
+    ITEM_BY_KEY,
+    ITEM_RULES,
     MAX_PLAYERS,
     MIN_PLAYERS,
 )
@@ -33,6 +38,7 @@ from .effects import name_at
 from .events import event
 from .events import prompt as make_prompt
 from .geometry import OFFSETS, Coord, fmt, step
+from .help import PAGES as HELP_PAGES
 from .notation import notation as _notation
 from .setup import new_state
 from .state import DRAFT, DREAM, OFFER, OVER, PLACE_FOREST, PLACE_FRONTIER, TURN, State
@@ -84,6 +90,7 @@ class ArgoatGame(Game):
 
     name: ClassVar[str] = "Argoat"
     score_label: ClassVar[str] = "Fragments"
+    score_label_one: ClassVar[str] = "Fragment"
     min_players: ClassVar[int] = MIN_PLAYERS
     max_players: ClassVar[int] = MAX_PLAYERS
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
@@ -104,6 +111,11 @@ class ArgoatGame(Game):
         "Forests. Exploring a Dark Forest costs one Emerald per Check Marker already on it.\n"
         "Items are secret (sent to you by DM); Fragments and Emeralds are public."
     )
+
+    @classmethod
+    def help_topics(cls) -> dict[str, HelpPage]:
+        """The Argoat pages of ``/game rules`` (bot/engine/argoat/help.py)."""
+        return dict(HELP_PAGES)
 
     def __init__(self, players: Sequence[str], state: State) -> None:
         self._players = tuple(players)
@@ -552,11 +564,20 @@ class ArgoatGame(Game):
         you = build_view(self, player).get("you")
         if you is None:
             return ""
-        items = ", ".join(you["item_names"]) or "none"
         peeks = "; ".join(f"{p['at']}: {p['content']}" for p in you["peeks"]) or "none yet"
-        lines = [f"Your Items: {items}.", f"Dark Forests you have looked into: {peeks}."]
+        lines = [f"Dark Forests you have looked into: {peeks}."]
         if you.get("trade_terms"):
             lines.append(f"Your trade: {you['trade_terms']}")
+        held = Counter(you["items"])
+        if not held:
+            lines.append("Your Items: none.")
+            return "\n".join(lines)
+        lines.append("Your Items:")
+        for key, count in held.items():
+            item = ITEM_BY_KEY[key]
+            copies = f" ×{count}" if count > 1 else ""
+            lines.append(f"• **{item.name}**{copies}: {item.summary}")
+        lines.append(ITEM_RULES)  # last: the part a very full hand may lose to the length limit
         return "\n".join(lines)
 
     def turn_marker(self) -> tuple[Any, ...]:
@@ -576,6 +597,9 @@ class ArgoatGame(Game):
             (seat for seat in s.seats if seat is not winner), key=lambda x: (-len(x.fragments), -x.emeralds)
         )
         ranking = (winner.id, *(seat.id for seat in others))
-        details = {seat.id: f"{seat.emeralds} Emerald{'' if seat.emeralds == 1 else 's'}" for seat in s.seats}
-        text = f"{player_ref(winner.id)} gathered all eight Fragments and found Eden after {s.turn} turns."
+        details = {seat.id: counted(seat.emeralds, "Emerald") for seat in s.seats}
+        text = (
+            f"{player_ref(winner.id)} gathered all eight Fragments and found Eden "
+            f"after {counted(s.turn, 'turn')}."
+        )
         return Result((winner.id,), scores, text, ranking, details)

@@ -341,9 +341,10 @@ def execute(state: State, chosen: list[str], events: list[Event]) -> None:
     for who, kinds in received.items():
         if kinds:
             names = _join([f"the {ITEM_BY_KEY[k].name}" for k in kinds])
+            what = "".join(f"\n{ITEM_BY_KEY[k].name}: {ITEM_BY_KEY[k].summary}" for k in dict.fromkeys(kinds))
             events.append(
                 event(
-                    f"In the trade you received {names}.",
+                    f"In the trade you received {names}.{what}",
                     to=who,
                     kind="item_received",
                     data={"items": list(kinds)},
