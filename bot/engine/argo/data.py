@@ -160,3 +160,30 @@ ALIEN_TRACKS: dict[int, tuple[int, ...]] = {
 
 DIFFICULTIES: dict[str, int] = {"easy": 1, "medium": 2, "hard": 3}
 """How many slots at the start of the Alien track each difficulty token covers."""
+
+ROLE_TEXTS: dict[str, str] = {
+    "Grunt": "Kills an Alien he walks into; an Alien kills him only when no one else is there.",
+    "Robot": "Aliens ignore him and he ignores them; he cannot use the Lab or the Laser.",
+    "Explorer": "Moves up to two tiles with each Move.",
+    "Pilot": "Entering an empty Escape Pod, she stays, leaves alone, or moves the Pod.",
+    "Chief": "Counts double: killing him scores 2, and he escapes for twice his seat.",
+}
+"""Each Astronaut's ability in one line (from the rulebook's "Astronaut abilities")."""
+
+KIND_TEXTS: dict[str, str] = {
+    WAKING_ROOM: "Everyone starts here; no limit, and no Alien may enter.",
+    CORRIDOR: "A corridor: room for one Astronaut.",
+    TELEPORTER: "Whoever walks or is pushed in goes on to another Teleporter or the Waking Room.",
+    LAB: "Activate: swap an Astronaut (not a Robot) with an Alien.",
+    CONTROL_ROOM: "Activate: move and/or turn a tile (not a Pod or the Waking Room) with its contents.",
+    JUMP_ROOM: "Activate: the Astronaut here Moves twice, as one action.",
+    TIME_MACHINE: "In another player's turn: Move an Astronaut or Activate another Module.",
+    LASER: "Activate: kill an Alien in a Room next to one of your Astronauts (not by a Robot).",
+    INFIRMARY: "Activate: bring a killed Astronaut back to the Waking Room.",
+    WAREHOUSE: "Activate: earn 2 points (4 if the Chief activates it).",
+    SECURITY_CENTER: "Activate: launch an Escape Pod with someone aboard.",
+    CORE_ROOM: "Your Astronauts here since the start of your turn die at its end.",
+    SAFE_ROOM: "Aliens can never enter it.",
+    POD: "Leaves when full, or when an Alien reaches its door with someone aboard.",
+}
+"""What each kind of tile does, in one line (from the rulebook's "Modules and tiles effects")."""
