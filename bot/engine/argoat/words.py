@@ -118,8 +118,9 @@ class _Speaker:
         self.player = player
 
     def who(self, player: str) -> str:
+        """A player by seat colour, "🟦 Blue" (labels never carry a mention)."""
         colour = self.s.seat(player).colour
-        return f"{COLOUR_EMOJI.get(colour, '')} {colour} ({player_ref(player)})"
+        return f"{COLOUR_EMOJI.get(colour, '')} {colour}"
 
     # -- labels ---------------------------------------------------------------------------------
 
