@@ -82,9 +82,12 @@ def widgets(message: Any) -> list[Widget]:
     return found
 
 
-async def option_steps(bot: Any, channel_id: int, actor: Any, message: Any) -> list[tuple[Widget, Step, str]]:
+async def option_steps(
+    bot: Any, channel_id: int, actor: Any, message: Any, seat: str | None = None
+) -> list[tuple[Widget, Step, str]]:
     """Each pick widget of ``message`` with its picker step and the option (notation token(s), or
-    DONE) it stands for: public options are the prompt player's, private ones the actor's."""
+    DONE) it stands for: public options are the prompt player's, private ones the actor's (the
+    player ``seat``, else the seat the actor holds)."""
     table = await bot.host.current(channel_id)
     game = table.game
     prompt = game.prompt()
@@ -94,7 +97,7 @@ async def option_steps(bot: Any, channel_id: int, actor: Any, message: Any) -> l
         if not widget.pick:
             continue
         scope, path, index = widget.place()
-        player = prompt.player if scope == "p" else table.seat_of(str(actor.id))
+        player = prompt.player if scope == "p" else seat or table.seat_of(str(actor.id))
         tree = trees.get(player) or trees.setdefault(player, ActionTree(game, player))
         step = tree.walk(path)
         assert isinstance(step, Step), f"{widget.custom_id} is not on a step"
@@ -167,15 +170,17 @@ class Driver:
             opened = await actor.click(current, label="Show my choices")
             self.clicks += 1
             current = opened.response
-        await self._reach(actor, current, tokens, version)
+        await self._reach(actor, current, tokens, version, seat=player)
         return action
 
-    async def _reach(self, actor: Any, message: Any, tokens: list[str], version: int) -> None:
+    async def _reach(
+        self, actor: Any, message: Any, tokens: list[str], version: int, seat: str | None = None
+    ) -> None:
         wanted = tuple(tokens)
         for _ in range(200):
             target: Widget | None = None
             seen = []
-            for widget, step, option in await option_steps(self.bot, self.channel.id, actor, message):
+            for widget, step, option in await option_steps(self.bot, self.channel.id, actor, message, seat):
                 seen.append(option)
                 depth = len(step.tokens)
                 if wanted[:depth] != step.tokens:
