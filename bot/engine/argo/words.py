@@ -334,6 +334,7 @@ class _Speaker:
             return f"⚙ Activate {name} ({label(st.pos[module])})"
         kind, value = ps[2]
         rest = ps[3:]
+        name = f"⚙ {name}"
         if kind == "cr_tile":
             what = place(st, value)
             if not rest:
