@@ -367,7 +367,7 @@ class _Speaker:
         if kind == "alien":
             return "Aliens kill whoever they meet (a Grunt may kill them)."
         if kind == "astro":
-            return f"Now at {place(st, st.loc[value])}. {ROLE_TEXTS[ROLES[role(value)]]}"
+            return ROLE_TEXTS[ROLES[role(value)]]
         if kind == "path":
             return tile_note(st, value[-1], me)
         if kind in ("push_to", "teleport_to"):
@@ -405,7 +405,9 @@ class _Speaker:
         if kind in ("lab_astro", "heal", "jump"):
             return f"{ROLE_TEXTS[ROLES[role(value)]]}"
         if kind == "lab_alien":
-            return tile_note(st, value[1], me)
+            there = who_is_there(st, value[1], me).removeprefix(f"{ALIEN} Alien").strip(", ")
+            with_whom = f" ({piece(value[0], me)} joins {there})" if there else ""
+            return f"The Alien goes to {place(st, st.loc[value[0]])}{with_whom}."
         if kind == "laser":
             return tile_note(st, value, me)
         return ""
@@ -434,7 +436,8 @@ class _Speaker:
         if choice == "stay":
             return "She takes the lowest seat; the Pod leaves when it is full."
         if choice == "leave":
-            return f"The Pod takes off at once with her alone: {seats[0]} points."
+            points = f"{seats[0]} point{'s' if seats[0] != 1 else ''}"
+            return f"The Pod takes off at once with her alone: {points}."
         return "She connects the Pod elsewhere (not next to an Alien) and stays aboard."
 
     def _tile_offer(self, tile: int) -> str:

@@ -368,7 +368,9 @@ class _Speaker:
             return "Drop the whole trade you are building; nothing has changed."
         if verb == "undo":
             if s.phase == DRAFT:
-                return "Take back the last part you added."
+                return (
+                    "Take back the last part you added." if s.trade and s.trade[1] else "Back to your turn."
+                )
             return "Take back your last move (Emeralds paid come back)."
         if verb == "place":
             if s.phase == PLACE_FOREST:
@@ -378,12 +380,44 @@ class _Speaker:
         return ""
 
     def _terms(self, names: bool) -> str:
+        """The trade under way, short: "You give 1 Emerald, Sun; Blue gives a look at 0,3."
+        Item kinds only with ``names`` and for the proposer (their own secret)."""
         s = self.s
         if s.trade is None:
             return ""
-        proposer = s.current.id
-        names = names and self.player == proposer  # Item kinds: the proposer's own secret
-        return trades.describe(proposer, s.trade[0], s.trade[1], names=names) + "."
+        proposer, partner = s.current.id, s.trade[0]
+        names = names and self.player == proposer
+        sides = []
+        for side, giver in ((trades.GIVE, proposer), (trades.ASK, partner)):
+            what: list[str] = []
+            gems = sum(1 for p in s.trade[1] if p[0] == side and p[1] == trades.EMERALD)
+            if gems:
+                what.append(emeralds(gems))
+            items = 0
+            for part_side, kind, which in s.trade[1]:
+                if part_side != side:
+                    continue
+                if kind == trades.FRAGMENT:
+                    what.append(FRAGMENT_BY_KEY[which].token)
+                elif kind == trades.EXPLORE:
+                    what.append(f"a look at {which}")
+                elif kind == trades.ITEM and names and which:
+                    what.append(ITEM_BY_KEY[which].name)
+                elif kind == trades.ITEM:
+                    items += 1
+            if items:
+                chooser = (
+                    ""
+                    if side == trades.GIVE
+                    else " (your choice)"
+                    if giver == self.player
+                    else " (their choice)"
+                )
+                what.append(count(items, "Item") + chooser)
+            who = "you give" if giver == self.player else f"{s.seat(giver).colour} gives"
+            sides.append(f"{who} {', '.join(what) or 'nothing'}")
+        text = "; ".join(sides) + "."
+        return text[0].upper() + text[1:]
 
     def _cell_note(self, at: Coord) -> str:
         s = self.s
