@@ -182,3 +182,42 @@ async def test_private_choices_and_their_help_name_items_to_their_holder_only(
     for msg in public_messages(w):  # the words never showed Alice's Items in public
         seen = msg.content + "".join(wd.label + wd.description for wd in widgets(msg))
         assert not any(name in seen for name in ITEM_NAMES if name != "Water of Life"), seen
+
+
+def test_turn_views_keep_discords_row_budget() -> None:
+    """Every combination of step size and row-4 buttons fits 5 rows of at most 5 buttons (or
+    one select), and every turn message and picker carries exactly one **?**."""
+    from datetime import UTC, datetime
+
+    import discord
+
+    from bot.engine.core import Prompt
+    from bot.store.records import TableRecord
+    from cogs.components import HelpButton, private_view, turn_view
+    from cogs.picker import Step
+
+    now = datetime.now(UTC)
+    record = TableRecord(1, 1, 1, "Argo", "playing", "a", ("a", "b"), {}, 1, {}, 7, None, None, now, now)
+    prompts = [
+        Prompt("a", "x"),
+        Prompt("a", "x", others=("b",), others_label="Time Machine"),
+        Prompt("a", "x", private=True, others=("b",)),
+        Prompt(None, "x", others=("a", "b"), others_label="Time Machine", timeout=60),
+    ]
+    for size in (1, 5, 6, 10, 11, 25, 60):
+        step = Step((0, 1), ("move",), tuple(f"o{i}" for i in range(size)))
+        for page in (0, 1, 2):
+            views = [turn_view(record, prompt, step, page) for prompt in prompts]
+            views.append(private_view(record, step, page))
+            for view in views:
+                rows: dict[int, list] = {}
+                for item in view.children:
+                    rows.setdefault(getattr(item, "item", item).row, []).append(item)
+                assert set(rows) <= set(range(5))
+                for items in rows.values():
+                    selects = [i for i in items if isinstance(getattr(i, "item", i), discord.ui.Select)]
+                    assert len(items) <= 5 and (not selects or len(items) == 1)
+                helps = [c for c in view.children if c.custom_id.startswith("hp:")]
+                assert len(helps) == 1 and helps[0].item.label == "?"
+                assert len(view.to_components()) <= 5
+    assert HelpButton.__discord_ui_compiled_template__.match("hp:p:1:7:0.1")

@@ -59,6 +59,13 @@ def check_player(game: Game, player: str, seen: Counter, *, secret_free: bool) -
             labels.append(label)
             seen[(step.tokens[:1] or (option,))[0], len(step.tokens)] += 1
         assert len(set(labels)) == len(labels), (step.tokens, step.options, labels)
+    # one option may hold several tokens (a piece and its destination merged into one choice):
+    # its words are those of its last token reached one at a time
+    for action in game.legal_actions(player):
+        tokens = tuple(game.notation(action).split())
+        if len(tokens) >= 3:
+            merged = game.choice_words(player, tokens[:1], tokens[1:])
+            assert merged == game.choice_words(player, tokens[:-1], tokens[-1:]), tokens
 
 
 def argo_parts_align(game: ArgoGame, player: str, kinds: Counter) -> None:
