@@ -60,3 +60,13 @@ def words_for(game: Game, player: str, names: dict[str, str]) -> Words:
         return label, fit(format_text(description, names), OPTION_DESCRIPTION)
 
     return words
+
+
+def choosing(words: Words, tokens: tuple[str, ...]) -> str:
+    """The line saying what has been chosen so far: "Choosing: **🚶 Move …** (`move`)" (just the
+    notation when the words are the notation)."""
+    typed = " ".join(tokens)
+    so_far, _ = words((), typed)
+    if so_far == typed:
+        return f"Choosing: **{typed} …**"
+    return f"Choosing: **{so_far} …** (`{typed}`)"

@@ -84,9 +84,9 @@ class Play:
         """The ephemeral picker shown to one player, ``seat`` (out-of-turn or private choices)."""
         assert table.game is not None
         prompt = table.game.prompt()
-        chosen = f"\nChoosing: **{' '.join(step.tokens)} …**" if step.tokens else ""
         text = format_text(prompt.text, table.names()) if prompt else ""
         words = labels.words_for(table.game, seat, labels.colour_names(table.public_view()))
+        chosen = f"\n{labels.choosing(words, step.tokens)}" if step.tokens else ""
         return {
             "content": f"Only you see this. {text}{chosen}",
             "view": comp.private_view(table.record, step, page, words),

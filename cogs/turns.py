@@ -156,11 +156,11 @@ class TurnMessages:
                 parts.append(deadline)
             if step is None and prompt.player is not None and not prompt.private:
                 step = root_step(game, prompt.player)
-            if step is not None and step.tokens:
-                parts.append(f"Choosing: **{' '.join(step.tokens)} …**")
             words = labels.raw_words
             if prompt.player is not None and not prompt.private:
                 words = labels.words_for(game, prompt.player, labels.colour_names(view))
+            if step is not None and step.tokens:
+                parts.append(labels.choosing(words, step.tokens))
             components = comp.turn_view(table.record, prompt, step, page, words)
         payload: dict[str, Any] = {"content": trim("\n".join(parts)), "view": components}
         if with_board:

@@ -37,7 +37,7 @@ async def test_a_restart_after_a_partial_choice_keeps_the_turn_message_working(
     turn = await turn_message(simcord_bot, w)
     assert (await options(simcord_bot, w, turn))[:1] == ["move"]
     await pick(simcord_bot, w, active, turn, "move")
-    assert "Choosing: **move …**" in turn.content
+    assert "Choosing: **🚶 Move …** (`move`)" in turn.content
     direction = next(option for option in await options(simcord_bot, w, turn) if option in DIRECTIONS)
 
     new_bot = make_bot()
