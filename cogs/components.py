@@ -9,6 +9,7 @@ import discord
 
 from bot.engine.core import Prompt
 from bot.store import TableRecord
+from cogs.labels import BUTTON_LABEL, OPTION_DESCRIPTION, OPTION_LABEL, Words, fit, raw_words
 from cogs.picker import DONE, StalePath, Step, decode_path, encode_path
 
 if TYPE_CHECKING:
@@ -147,15 +148,24 @@ class PickButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"pk:(?P<scope>[pe]):(?P<table>\d+):(?P<ver>\d+):(?P<path>[\d.]*)",
 ):
-    """One option of a picker step, as a button; its path ends with the option's index."""
+    """One option of a picker step, as a button; its path ends with the option's index.
+
+    ``label`` is the option in words; ``option`` its notation token(s), which set the style."""
 
     def __init__(
-        self, scope: str, table_id: int, version: int, path: tuple[int, ...], label: str = "?", row: int = 0
+        self,
+        scope: str,
+        table_id: int,
+        version: int,
+        path: tuple[int, ...],
+        label: str = "?",
+        row: int = 0,
+        option: str | None = None,
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=label[:80],
-                style=_style(label),
+                label=fit(label, BUTTON_LABEL) or "?",
+                style=_style(label if option is None else option),
                 row=row,
                 custom_id=f"pk:{scope}:{table_id}:{version}:{encode_path(path)}",
             )
@@ -187,14 +197,22 @@ class PickSelect(
         table_id: int,
         version: int,
         path: tuple[int, ...],
-        options: list[tuple[int, str]] | None = None,
+        options: list[tuple[int, str, str]] | None = None,
         placeholder: str = "Choose…",
     ) -> None:
+        """``options``: (index, label, description) of each option shown."""
         super().__init__(
             discord.ui.Select(
                 placeholder=placeholder,
                 row=0,
-                options=[discord.SelectOption(label=label[:100], value=str(i)) for i, label in options or []]
+                options=[
+                    discord.SelectOption(
+                        label=fit(label, OPTION_LABEL) or "?",
+                        value=str(i),
+                        description=fit(description, OPTION_DESCRIPTION) or None,
+                    )
+                    for i, label, description in options or []
+                ]
                 or [discord.SelectOption(label="?", value="0")],
                 custom_id=f"ps:{scope}:{table_id}:{version}:{encode_path(path)}",
             )
@@ -292,7 +310,47 @@ class ChoicesButton(
             )
 
 
-ALL_ITEMS = (LobbyButton, AbandonButton, TableButton, PickButton, PickSelect, NavButton, ChoicesButton)
+class HelpButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"hp:(?P<scope>[pe]):(?P<table>\d+):(?P<ver>\d+):(?P<path>[\d.]*)",
+):
+    """The **?** of a turn message (scope p) or a private picker (e): explains, privately, the
+    decision and every option of the step at ``path``."""
+
+    def __init__(self, scope: str, table_id: int, version: int, path: tuple[int, ...] = ()) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="?",
+                style=discord.ButtonStyle.secondary,
+                row=4,
+                custom_id=f"hp:{scope}:{table_id}:{version}:{encode_path(path)}",
+            )
+        )
+        self.scope, self.table_id, self.version, self.path = scope, table_id, version, path
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> HelpButton:
+        return cls(match["scope"], int(match["table"]), int(match["ver"]), _path(match["path"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with interaction.client.working():  # type: ignore[attr-defined]
+            await _ui(interaction).help.pressed(
+                interaction, scope=self.scope, table_id=self.table_id, version=self.version, path=self.path
+            )
+
+
+ALL_ITEMS = (
+    LobbyButton,
+    AbandonButton,
+    TableButton,
+    PickButton,
+    PickSelect,
+    NavButton,
+    ChoicesButton,
+    HelpButton,
+)
 """Every dynamic item class, for ``bot.add_dynamic_items``."""
 
 
@@ -329,11 +387,17 @@ def abandon_view(table_id: int) -> discord.ui.View:
     return view
 
 
-def _add_step(view: discord.ui.View, scope: str, record: TableRecord, step: Step, page: int) -> None:
+def _add_step(
+    view: discord.ui.View, scope: str, record: TableRecord, step: Step, page: int, words: Words = raw_words
+) -> None:
+    """The options of ``step`` (buttons, or a select with pages), in ``words``, then Back.
+    Rows used: 0–1 (buttons or the select) and 3 (Back, pages); row 4 is left for the rest."""
     table_id, version = record.id, record.version
     if len(step.options) <= BUTTONS_UP_TO:
         for index, option in enumerate(step.options):
-            view.add_item(PickButton(scope, table_id, version, (*step.path, index), option, row=index // 5))
+            label, _ = words(step.tokens, option)
+            path = (*step.path, index)
+            view.add_item(PickButton(scope, table_id, version, path, label, row=index // 5, option=option))
     else:
         page = min(max(page, 0), step.pages - 1)
         start, shown = step.page(page)
@@ -344,7 +408,7 @@ def _add_step(view: discord.ui.View, scope: str, record: TableRecord, step: Step
                 table_id,
                 version,
                 step.path,
-                [(start + i, option) for i, option in enumerate(shown)],
+                [(start + i, *words(step.tokens, option)) for i, option in enumerate(shown)],
                 placeholder,
             )
         )
@@ -356,22 +420,28 @@ def _add_step(view: discord.ui.View, scope: str, record: TableRecord, step: Step
         view.add_item(NavButton(scope, table_id, version, step.path[:-1], 0, "↩ Back"))
 
 
-def turn_view(record: TableRecord, prompt: Prompt, step: Step | None, page: int) -> discord.ui.View | None:
-    """Components of the public turn message for this prompt (None if there is nothing to click)."""
+def turn_view(
+    record: TableRecord, prompt: Prompt, step: Step | None, page: int, words: Words = raw_words
+) -> discord.ui.View:
+    """Components of the public turn message for this prompt: the step's options in ``words``
+    (rows 0–3), then on row 4 the private-picker buttons, "don't ask me" and **?** (at most 4)."""
     view = discord.ui.View(timeout=None)
     if prompt.private and prompt.player is not None:
         view.add_item(ChoicesButton(record.id, record.version, "m"))
     elif step is not None:
-        _add_step(view, PUBLIC, record, step, page)
+        _add_step(view, PUBLIC, record, step, page, words)
     if prompt.others:
         view.add_item(ChoicesButton(record.id, record.version, "o", prompt.others_label or "Act out of turn"))
         if prompt.player is None and prompt.timeout:  # a timed wait for the others' answers
             view.add_item(TableButton("quiet", record.id))
-    return view if view.children else None
+    path = step.path if step is not None and not prompt.private else ()
+    view.add_item(HelpButton(PUBLIC, record.id, record.version, path))
+    return view
 
 
-def private_view(record: TableRecord, step: Step, page: int) -> discord.ui.View:
-    """Components of an ephemeral picker for one player."""
+def private_view(record: TableRecord, step: Step, page: int, words: Words = raw_words) -> discord.ui.View:
+    """Components of an ephemeral picker for one player (with its own **?** on row 4)."""
     view = discord.ui.View(timeout=None)
-    _add_step(view, PRIVATE, record, step, page)
+    _add_step(view, PRIVATE, record, step, page, words)
+    view.add_item(HelpButton(PRIVATE, record.id, record.version, step.path))
     return view

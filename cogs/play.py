@@ -10,6 +10,7 @@ import discord
 from bot.engine.core import Action, format_text, shorten
 from bot.tables import OutOfDate, Table, TableError
 from cogs import components as comp
+from cogs import labels
 from cogs.picker import ActionTree, StalePath, Step
 from cogs.replies import reply
 from cogs.turns import root_step
@@ -75,19 +76,20 @@ class Play:
                 payload = await turns.payload(table, step=reached, page=page, with_board=False)
                 await interaction.response.edit_message(**payload)
             else:
-                await interaction.response.edit_message(**self.private_picker(table, reached, page))
+                await interaction.response.edit_message(**self.private_picker(table, seat, reached, page))
             return
         await self.perform(interaction, table, reached, version=version, on_turn_message=scope == comp.PUBLIC)
 
-    def private_picker(self, table: Table, step: Step, page: int = 0) -> dict[str, Any]:
-        """The ephemeral picker shown to one player (out-of-turn or private choices)."""
+    def private_picker(self, table: Table, seat: str, step: Step, page: int = 0) -> dict[str, Any]:
+        """The ephemeral picker shown to one player, ``seat`` (out-of-turn or private choices)."""
         assert table.game is not None
         prompt = table.game.prompt()
-        chosen = f"\nChoosing: **{' '.join(step.tokens)} …**" if step.tokens else ""
         text = format_text(prompt.text, table.names()) if prompt else ""
+        words = labels.words_for(table.game, seat, labels.colour_names(table.public_view()))
+        chosen = f"\n{labels.choosing(words, step.tokens)}" if step.tokens else ""
         return {
             "content": f"Only you see this. {text}{chosen}",
-            "view": comp.private_view(table.record, step, page),
+            "view": comp.private_view(table.record, step, page, words),
         }
 
     async def open_private_picker(
@@ -114,7 +116,7 @@ class Play:
         if step is None:
             await reply(interaction, "You have nothing to decide right now.")
             return
-        picker = self.private_picker(table, step)
+        picker = self.private_picker(table, seat, step)
         await reply(interaction, picker["content"], view=picker["view"])
 
     async def perform(

@@ -16,6 +16,7 @@ from bot.engine.core import Game, Prompt, format_text, player_ref
 from bot.store import LOBBY
 from bot.tables import Outcome, Table
 from cogs import components as comp
+from cogs import labels
 from cogs.catchup import catch_up_lines, final_lines
 from cogs.picker import ActionTree, Step
 from cogs.replies import NO_MENTIONS, pinging, reply, send_public, trim
@@ -155,9 +156,12 @@ class TurnMessages:
                 parts.append(deadline)
             if step is None and prompt.player is not None and not prompt.private:
                 step = root_step(game, prompt.player)
+            words = labels.raw_words
+            if prompt.player is not None and not prompt.private:
+                words = labels.words_for(game, prompt.player, labels.colour_names(view))
             if step is not None and step.tokens:
-                parts.append(f"Choosing: **{' '.join(step.tokens)} …**")
-            components = comp.turn_view(table.record, prompt, step, page)
+                parts.append(labels.choosing(words, step.tokens))
+            components = comp.turn_view(table.record, prompt, step, page, words)
         payload: dict[str, Any] = {"content": trim("\n".join(parts)), "view": components}
         if with_board:
             seat = prompt.player if prompt is not None and not retired else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from cogs.help_button import HelpAnswers
 from cogs.lobby import LobbyUI
 from cogs.play import Play
 from cogs.private import PrivateInfo
@@ -28,3 +29,5 @@ class TableUI:
         """DMs and /game hand."""
         self.seats = SeatsUI(bot)
         """Hand-overs, leaving a game, pause, /game turns, rematch, "don't ask me"."""
+        self.help = HelpAnswers(bot)
+        """The **?** button: what the decision and each option mean."""

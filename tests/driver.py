@@ -3,6 +3,11 @@
 A *policy* picks which legal action the deciding player wants; the driver then reaches it by
 clicking the buttons and select options the bot offers, token by token (following pages and
 skipped single-way steps), on the public turn message or in the private picker.
+
+Options are labelled in words ("🟦 Grunt → N1 Corridor"), so the driver does not read labels:
+it finds which notation token(s) each button or select option stands for from its custom id (the
+path of the option in the picker's tree of the legal actions, see cogs/picker.py), as the bot
+itself does when it is clicked. :func:`offered` and :func:`press` do the same for tests.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import discord
 from simcord.results import ResponseMessage
 
 from bot.engine.core import Action, Game
-from cogs.picker import DONE
+from cogs.picker import DONE, ActionTree, Step, decode_path
 
 Policy = Callable[[Game, str, list[Action]], Action]
 NAVIGATION = ("↩ Back", "◀ Previous", "Next ▶")
@@ -39,6 +44,20 @@ class Widget:
     label: str
     custom_id: str
     value: str | None = None  # set for select options
+    description: str = ""  # select options only
+
+    @property
+    def pick(self) -> bool:
+        """An option of a picker step (a pick button or a pick select's option)."""
+        return self.custom_id.startswith(("pk:", "ps:"))
+
+    def place(self) -> tuple[str, tuple[int, ...], int]:
+        """(scope, path of the step, index of the option in it) of a pick widget."""
+        parts = self.custom_id.split(":")
+        path = decode_path(parts[4])
+        if self.value is not None:
+            return parts[1], path, int(self.value)
+        return parts[1], path[:-1], path[-1]
 
 
 def widgets(message: Any) -> list[Widget]:
@@ -52,8 +71,64 @@ def widgets(message: Any) -> list[Widget]:
                 found.append(Widget(data["label"], data["custom_id"]))
             elif data.get("type") == 3:
                 for option in data.get("options", []):
-                    found.append(Widget(option["label"], data["custom_id"], option["value"]))
+                    found.append(
+                        Widget(
+                            option["label"],
+                            data["custom_id"],
+                            option["value"],
+                            option.get("description") or "",
+                        )
+                    )
     return found
+
+
+async def option_steps(
+    bot: Any, channel_id: int, actor: Any, message: Any, seat: str | None = None
+) -> list[tuple[Widget, Step, str]]:
+    """Each pick widget of ``message`` with its picker step and the option (notation token(s), or
+    DONE) it stands for: public options are the prompt player's, private ones the actor's (the
+    player ``seat``, else the seat the actor holds)."""
+    table = await bot.host.current(channel_id)
+    game = table.game
+    prompt = game.prompt()
+    found = []
+    trees: dict[str, ActionTree] = {}
+    for widget in widgets(message):
+        if not widget.pick:
+            continue
+        scope, path, index = widget.place()
+        player = prompt.player if scope == "p" else seat or table.seat_of(str(actor.id))
+        tree = trees.get(player) or trees.setdefault(player, ActionTree(game, player))
+        step = tree.walk(path)
+        assert isinstance(step, Step), f"{widget.custom_id} is not on a step"
+        found.append((widget, step, step.options[index]))
+    return found
+
+
+async def offered(bot: Any, channel: Any, message: Any, actor: Any = None) -> list[str]:
+    """What a message offers, as the notation token(s) of each picker option (DONE for done) and
+    the label of every other button but **?**, in order (``actor``: whose private picker)."""
+    picks = {
+        (w.custom_id, w.value): option for w, _, option in await option_steps(bot, channel.id, actor, message)
+    }
+    found = []
+    for widget in widgets(message):
+        if widget.pick:
+            found.append(picks[widget.custom_id, widget.value])
+        elif not widget.custom_id.startswith("hp:"):
+            found.append(widget.label)
+    return found
+
+
+async def press(bot: Any, channel: Any, actor: Any, message: Any, option: str) -> Any:
+    """``actor`` clicks the picker option whose notation is ``option`` (or the other button
+    labelled ``option``) on ``message``; returns the click's result."""
+    for widget, _, chosen in await option_steps(bot, channel.id, actor, message):
+        if chosen == option:
+            if widget.value is not None:
+                return await actor.select(message, [widget.value], custom_id=widget.custom_id)
+            return await actor.click(message, custom_id=widget.custom_id)
+    return await actor.click(message, label=option)
 
 
 @dataclass
@@ -95,26 +170,31 @@ class Driver:
             opened = await actor.click(current, label="Show my choices")
             self.clicks += 1
             current = opened.response
-        await self._reach(actor, current, tokens, version)
+        await self._reach(actor, current, tokens, version, seat=player)
         return action
 
-    async def _reach(self, actor: Any, message: Any, tokens: list[str], version: int) -> None:
-        done = 0  # tokens already chosen
+    async def _reach(
+        self, actor: Any, message: Any, tokens: list[str], version: int, seat: str | None = None
+    ) -> None:
+        wanted = tuple(tokens)
         for _ in range(200):
-            options = [w for w in widgets(message) if w.label not in NAVIGATION]
-            labels = [w.label for w in options]
             target: Widget | None = None
-            if done == len(tokens) and DONE in labels:
-                target = options[labels.index(DONE)]
-            else:
-                for j in range(done, len(tokens)):
-                    if tokens[j] in labels:
-                        target = options[labels.index(tokens[j])]
-                        done = j + 1
+            seen = []
+            for widget, step, option in await option_steps(self.bot, self.channel.id, actor, message, seat):
+                seen.append(option)
+                depth = len(step.tokens)
+                if wanted[:depth] != step.tokens:
+                    continue
+                if option == DONE:
+                    if depth == len(wanted):
+                        target = widget
                         break
+                elif wanted[depth : depth + len(option.split())] == tuple(option.split()):
+                    target = widget
+                    break
             if target is None:
                 more = [w for w in widgets(message) if w.label == "Next ▶"]
-                assert more, f"no component leads to {' '.join(tokens)!r}; offered {labels}"
+                assert more, f"no component leads to {' '.join(tokens)!r}; offered {seen}"
                 result = await actor.click(message, custom_id=more[0].custom_id)
             elif target.value is not None:
                 result = await actor.select(message, [target.value], custom_id=target.custom_id)

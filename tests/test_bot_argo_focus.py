@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent / "argo"))
 import argo_board
 from argo_board import setup, where
 
-from tests.driver import Driver, open_table, put_game, random_policy, widgets
+from tests.driver import Driver, offered, open_table, press, put_game, random_policy, widgets
 
 BASE = {"N1": "Corridor-T NES", "N2": "Corridor-I NS", "N1E1": "Corridor-L SW", "E1": "Corridor-L NW"}
 TELE = {
@@ -65,8 +65,10 @@ async def live_game(bot, w):
     return (await bot.host.current(w.channel.id)).game
 
 
-def labels_of(message) -> list[str]:
-    return [x.label for x in widgets(message)]
+async def options_of(bot, w, message, actor=None) -> list[str]:
+    """The notation token(s) of each picker option on ``message`` and the other buttons' labels
+    (buttons are labelled in words; see tests/driver.py)."""
+    return await offered(bot, w.channel, message, actor)
 
 
 async def test_push_chain_step_by_step_with_cancel(world, simcord_bot, monkeypatch):
@@ -81,11 +83,11 @@ async def test_push_chain_step_by_step_with_cancel(world, simcord_bot, monkeypat
     await driver.choose("move Grunt N1")
     message = driver.message(turn.id)
     assert "full" in message.content
-    assert labels_of(message) == ["push", "cancel"]
-    r = await w.alice.click(message, label="push")
-    assert labels_of(r.response) == ["N1E1", "WR", "↩ Back"]  # never back to N2
+    assert await options_of(simcord_bot, w, message) == ["push", "cancel"]
+    r = await press(simcord_bot, w.channel, w.alice, message, "push")
+    assert await options_of(simcord_bot, w, r.response) == ["N1E1", "WR", "↩ Back"]  # never back to N2
     r = await w.alice.click(message, label="↩ Back")
-    r = await w.alice.click(message, label="cancel")
+    r = await press(simcord_bot, w.channel, w.alice, message, "cancel")
     game = await live_game(simcord_bot, w)
     assert where(game, "Blue-Grunt") == "N2" and where(game, "Yellow-Chief") == "N1"
     await driver.choose("move Grunt N1")
@@ -104,9 +106,9 @@ async def test_teleport_destination_is_chosen(world, simcord_bot, monkeypatch):
     driver, turn = await position(w, simcord_bot, monkeypatch, TELE, astronauts={"Blue-Chief": "N1"})
     await driver.choose("move Chief N2")
     message = driver.message(turn.id)
-    assert labels_of(message) == ["teleport", "cancel"]
-    r = await w.alice.click(message, label="teleport")
-    assert labels_of(r.response) == ["S2", "WR", "↩ Back"]
+    assert await options_of(simcord_bot, w, message) == ["teleport", "cancel"]
+    r = await press(simcord_bot, w.channel, w.alice, message, "teleport")
+    assert await options_of(simcord_bot, w, r.response) == ["S2", "WR", "↩ Back"]
     await driver.choose("teleport S2")
     assert where(await live_game(simcord_bot, w), "Blue-Chief") == "S2"
 
@@ -125,10 +127,10 @@ async def test_the_active_player_chooses_whom_an_alien_kills(world, simcord_bot,
     )
     await driver.choose("move Alien N1 N2")
     message = driver.message(turn.id)
-    assert labels_of(message) == ["kill", "cancel"]
-    r = await w.alice.click(message, label="kill")
-    assert sorted(labels_of(r.response)[:2]) == ["Red-Chief", "Yellow-Pilot"]
-    r = await w.bob.click(driver.message(turn.id), label="Yellow-Pilot")
+    assert await options_of(simcord_bot, w, message) == ["kill", "cancel"]
+    r = await press(simcord_bot, w.channel, w.alice, message, "kill")
+    assert sorted((await options_of(simcord_bot, w, r.response))[:2]) == ["Red-Chief", "Yellow-Pilot"]
+    r = await press(simcord_bot, w.channel, w.bob, driver.message(turn.id), "Yellow-Pilot")
     assert r.response.ephemeral and r.response.content.startswith("It is not your decision")
     await driver.choose("kill Yellow-Pilot")
     game = await live_game(simcord_bot, w)
@@ -139,10 +141,12 @@ async def test_the_active_player_chooses_whom_an_alien_kills(world, simcord_bot,
 async def test_the_pilot_announces_her_choice(world, simcord_bot, monkeypatch):
     w = world
     driver, turn = await position(w, simcord_bot, monkeypatch, PODS, astronauts={"Blue-Pilot": "N3"})
-    assert "Pilot" in labels_of(turn)  # first round: only Moves, so the verb is skipped
-    r = await w.alice.click(turn, label="Pilot")
-    r = await w.alice.click(turn, label="N4")
-    assert {"stay", "leave", "relocate"} <= set(labels_of(r.response))
+    assert "Pilot" in await options_of(
+        simcord_bot, w, turn
+    )  # first round: only Moves, so the verb is skipped
+    r = await press(simcord_bot, w.channel, w.alice, turn, "Pilot")
+    r = await press(simcord_bot, w.channel, w.alice, turn, "N4")
+    assert {"stay", "leave", "relocate"} <= set(await options_of(simcord_bot, w, r.response))
     await driver.choose("move Pilot N4 leave")
     game = await live_game(simcord_bot, w)
     assert where(game, "Blue-Pilot") == "escaped" and game.view(None)["players"][0]["score"] == 2
@@ -160,7 +164,7 @@ async def test_time_machine_interrupt_at_the_start_of_a_turn(world, simcord_bot,
         astronauts={"Yellow-Pilot": "N1"},
         aliens=["N2E1", "S2"],
     )
-    assert "Time Machine" in labels_of(turn)
+    assert "Time Machine" in await options_of(simcord_bot, w, turn)
     r = await w.alice.click(turn, label="Time Machine")
     assert_responded(
         r, content="That button is for the other players; your choices are above.", ephemeral=True
@@ -182,7 +186,7 @@ async def test_time_machine_interrupt_at_the_start_of_a_turn(world, simcord_bot,
     assert game.prompt().player == str(w.alice.id) and game.view(None)["phase"] == "alien"
     message = driver.message((await simcord_bot.host.current(w.channel.id)).record.message_id)
     assert "Time Machine" in message.content  # the log line under the board
-    assert {"N2E1", "S2"} <= set(labels_of(message))  # Blue resumes his Alien phase: which Alien
+    assert {"N2E1", "S2"} <= set(await options_of(simcord_bot, w, message))  # Blue resumes: which Alien
 
 
 async def test_time_machine_between_two_actions_by_command(world, simcord_bot, monkeypatch):
@@ -237,7 +241,7 @@ async def test_undo_takes_back_the_players_own_action(world, simcord_bot, monkey
     w = world
     driver, turn = await position(w, simcord_bot, monkeypatch, BASE, astronauts={"Blue-Grunt": "N2"})
     await driver.choose("move Grunt N1")
-    assert "undo" in labels_of(driver.message(turn.id))
+    assert "undo" in await options_of(simcord_bot, w, driver.message(turn.id))
     await driver.choose("undo")
     assert where(await live_game(simcord_bot, w), "Blue-Grunt") == "N2"
 
@@ -276,14 +280,14 @@ async def test_out_of_date_components_and_restart_mid_turn(world, simcord_bot, m
         aliens=["N2E1", "S2"],
     )
     bob_picker = (await w.bob.click(turn, label="Time Machine")).response
-    r = await w.alice.click(turn, label="S2")  # which Alien: a step, not yet an action
+    r = await press(simcord_bot, w.channel, w.alice, turn, "S2")  # which Alien: a step, not yet an action
     new_bot = make_bot()
     await w.env.restart_bot(new_bot)
     await simcord_bot.close()
     driver.bot = new_bot
-    assert "S1" in labels_of(driver.message(turn.id))  # still mid-choice: where to
-    await w.alice.click(driver.message(turn.id), label="S1")
-    r = await w.bob.click(bob_picker, label=labels_of(bob_picker)[0])
+    assert "S1" in await options_of(new_bot, w, driver.message(turn.id))  # still mid-choice: where to
+    await press(new_bot, w.channel, w.alice, driver.message(turn.id), "S1")
+    r = await w.bob.click(bob_picker, custom_id=widgets(bob_picker)[0].custom_id)  # now out of date
     assert r.response.ephemeral and r.response.content.startswith("That board is out of date.")
     assert r.response.attachments  # the current board comes with the refusal
     assert where(await live_game(new_bot, w), "Yellow-Pilot") == "N1"
@@ -345,7 +349,7 @@ async def test_a_hold_between_two_actions_mentions_its_players_once_and_dont_ask
     assert game.prompt().player is None and game.prompt().timeout == 120 * 60
     assert len(pings_of(w, w.bob)) == before + 1  # the hold is news for bob: he is mentioned
     message = w.channel.last_message
-    assert "Don't ask me this turn" in labels_of(message)
+    assert "Don't ask me this turn" in [x.label for x in widgets(message)]
     r = await w.alice.slash(w.channel, "argo move", action="Grunt S1")
     assert r.response.ephemeral and "not your decision" in r.response.content
     await w.bob.click(message, label="Don't ask me this turn")

@@ -13,7 +13,7 @@ from typing import Any
 import tests.argoat.argoat_helpers as helpers
 from bot.engine.argoat import ArgoatGame
 from bot.engine.argoat.data import ITEMS
-from tests.driver import Driver, open_table, put_game, widgets
+from tests.driver import Driver, offered, open_table, press, put_game, widgets
 
 FOREST_MAP = {**helpers.BASE, "0,2": "lake"}
 """The Adventurer start with Lake Heol north of the Temple; its Dark Forest goes at 0,3."""
@@ -55,8 +55,21 @@ async def turn_message(bot, w):
 
 
 def labels(msg) -> list[str]:
-    """Button labels and select option labels of a message."""
-    return [widget.label for widget in widgets(msg)]
+    """Button labels and select option labels of a message (the words a player reads), but
+    the **?** button."""
+    return [widget.label for widget in widgets(msg) if not widget.custom_id.startswith("hp:")]
+
+
+async def options(bot, w, msg, actor=None) -> list[str]:
+    """What a message offers: the notation of each picker option (of ``actor``'s private picker,
+    or of the public turn message) and the label of every other button but **?**."""
+    return await offered(bot, w.channel, msg, actor)
+
+
+async def pick(bot, w, actor, msg, option: str):
+    """``actor`` clicks the picker option whose notation is ``option`` (or the button labelled
+    ``option``) on ``msg``."""
+    return await press(bot, w.channel, actor, msg, option)
 
 
 async def choose(w, bot, actor, notation: str) -> None:
@@ -121,10 +134,12 @@ def public_messages(w) -> list[Any]:
 
 
 def message_text(msg) -> str:
-    """Everything readable in a message except attachments: content, embeds, component labels."""
+    """Everything readable in a message except attachments: content, embeds, component labels
+    and select option descriptions."""
     parts = [msg.content or ""]
     parts += [json.dumps(e.to_dict()) for e in msg.embeds]
     parts += labels(msg)
+    parts += [widget.description for widget in widgets(msg) if widget.description]
     return "\n".join(parts)
 
 

@@ -13,9 +13,10 @@ from tests.test_bot_argoat_kit import (
     dm_news,
     hand,
     inject,
-    labels,
     live,
     open_argoat,
+    options,
+    pick,
     seat_of,
     standing,
     turn_message,
@@ -35,17 +36,17 @@ async def test_a_restart_after_a_partial_choice_keeps_the_turn_message_working(
     active = by_id[table.game.prompt().player]
     other = next(p for p in players if p is not active)
     turn = await turn_message(simcord_bot, w)
-    assert labels(turn)[:1] == ["move"]
-    await active.click(turn, label="move")
-    assert "Choosing: **move …**" in turn.content
-    direction = next(label for label in labels(turn) if label in DIRECTIONS)
+    assert (await options(simcord_bot, w, turn))[:1] == ["move"]
+    await pick(simcord_bot, w, active, turn, "move")
+    assert "Choosing: **🚶 Move …** (`move`)" in turn.content
+    direction = next(option for option in await options(simcord_bot, w, turn) if option in DIRECTIONS)
 
     new_bot = make_bot()
     await w.env.restart_bot(new_bot)
     await simcord_bot.close()
 
-    assert_refused(await other.click(turn, label=direction), active.mention)
-    await active.click(turn, label=direction)
+    assert_refused(await pick(new_bot, w, other, turn, direction), active.mention)
+    await pick(new_bot, w, active, turn, direction)
     game = (await live(new_bot, w)).game
     at = seat_of(game, active)["at"]
     assert at != "0,0" and game.view(None)["movement"]["moved"]
@@ -62,19 +63,20 @@ async def test_a_restart_keeps_an_open_private_picker_working(
     helpers.setup(game, str(w.alice.id), items=["water"])
     turn = await inject(simcord_bot, w, game, w.alice)
     picker = (await w.alice.click(turn, label="Show my choices")).response
-    await w.alice.click(picker, label="trade")
+    await pick(simcord_bot, w, w.alice, picker, "trade")
 
     new_bot = make_bot()
     await w.env.restart_bot(new_bot)
     await simcord_bot.close()
 
-    await w.alice.click(picker, label="Blue")
+    await pick(new_bot, w, w.alice, picker, "Blue")
     assert picker.content == "Done: `trade Blue`"
     game = (await live(new_bot, w)).game
     trade = game.view(None)["trade"]
     assert trade["to"] == str(w.bob.id) and trade["stage"] == "draft"
     r = await w.alice.click(await turn_message(new_bot, w), label="Show my choices")
-    assert "trade" in labels(r.response) and "cancel" in labels(r.response)
+    offered = await options(new_bot, w, r.response, w.alice)
+    assert "trade" in offered and "cancel" in offered
 
 
 @pytest.mark.parametrize("answer", ["accept", "withdraw"])
@@ -94,15 +96,15 @@ async def test_a_restart_with_a_pending_proposal_keeps_it_answerable(
         r = await w.alice.slash(w.channel, "argoat trade", action=typed)
         assert r.response.ephemeral and r.response.content.startswith("Done: `trade ")
     offer = await turn_message(simcord_bot, w)
-    assert labels(offer) == ["accept", "decline", "Withdraw"]
+    assert await options(simcord_bot, w, offer) == ["accept", "decline", "Withdraw"]
 
     new_bot = make_bot()
     await w.env.restart_bot(new_bot)
     await simcord_bot.close()
 
-    assert_refused(await w.carol.click(offer, label="accept"), w.bob.mention)
+    assert_refused(await pick(new_bot, w, w.carol, offer, "accept"), w.bob.mention)
     if answer == "accept":
-        await w.bob.click(offer, label="accept")
+        await pick(new_bot, w, w.bob, offer, "accept")
         game = (await live(new_bot, w)).game
         assert hand(game, w.bob) == ["staff"] and hand(game, w.alice) == []
         assert (seat_of(game, w.alice)["emeralds"], seat_of(game, w.bob)["emeralds"]) == (2, 0)

@@ -26,6 +26,7 @@ from tests.test_bot_argoat_kit import (
     message,
     message_text,
     open_argoat,
+    pick,
     pinged,
     public_messages,
     turn_message,
@@ -79,8 +80,8 @@ async def test_closed_dms_tell_the_player_to_use_hand_and_the_game_goes_on(
     closed_dms(w, w.alice)
     r = await w.alice.click(turn, label="Show my choices")
     picker = r.response
-    await w.alice.click(picker, label="use")
-    result = await w.alice.click(picker, label="0,3")  # the Eye is the only Item: that step is skipped
+    await pick(bot, w, w.alice, picker, "use")
+    result = await pick(bot, w, w.alice, picker, "0,3")  # the Eye is the only Item: that step is skipped
     assert picker.content == "Done: `use Eye 0,3`"
     notices = [f for f in result.followups if "couldn't send you a DM" in f.content]
     assert len(notices) == 1 and notices[0].ephemeral
@@ -127,7 +128,7 @@ async def test_closed_dms_of_a_player_who_did_not_click_give_a_channel_notice(
     for part in ("trade Blue", "trade give emerald", "trade ask explore 0,3", "trade propose"):
         await choose(w, bot, w.alice, part)
     offer = await turn_message(bot, w)
-    await w.bob.click(offer, label="accept")
+    await pick(bot, w, w.bob, offer, "accept")
     notices = [m for m in public_messages(w) if "couldn't send you a DM" in m.content]
     assert len(notices) == 1
     notice = notices[0]
@@ -160,7 +161,7 @@ async def test_closed_dms_of_the_player_clicking_the_public_turn_message_are_tol
     for part in ("trade Blue", "trade give item Wings", "trade ask emerald", "trade propose"):
         await choose(w, bot, w.alice, part)
     offer = await turn_message(bot, w)
-    result = await w.bob.click(offer, label="accept")
+    result = await pick(bot, w, w.bob, offer, "accept")
     notices = [f for f in result.followups if "couldn't send you a DM" in f.content]
     assert len(notices) == 1 and notices[0].ephemeral
     assert re.search(r"/(game|argoat) hand", notices[0].content) and "Wings" not in notices[0].content

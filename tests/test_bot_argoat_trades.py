@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tests.argoat.argoat_helpers as helpers
 from bot.engine.argoat.data import ITEM_BY_KEY
+from tests.driver import widgets
 from tests.test_bot_argoat_kit import (
     FOREST_MAP,
     assert_refused,
@@ -18,6 +19,8 @@ from tests.test_bot_argoat_kit import (
     live,
     message_text,
     open_argoat,
+    options,
+    pick,
     pinged,
     public_messages,
     seat_of,
@@ -46,12 +49,15 @@ async def test_a_trade_built_in_the_private_picker_accepted_with_secrets_by_dm(
     assert_refused(await w.carol.click(turn, label="Show my choices"))
     r = await w.alice.click(turn, label="Show my choices")
     picker = r.response
-    assert picker.ephemeral and labels(picker) == ["move", "trade"]
+    assert picker.ephemeral and await options(bot, w, picker, w.alice) == ["move", "trade"]
+    assert labels(picker) == ["🚶 Move", "🤝 Trade"]
+    assert [x.label for x in widgets(picker) if x.custom_id.startswith("hp:")] == ["?"]
     assert picker.id not in [m.id for m in w.channel.history(viewer=w.bob)]
-    await w.alice.click(picker, label="trade")
-    assert labels(picker) == ["Blue", "Green", "↩ Back"]
+    await pick(bot, w, w.alice, picker, "trade")
+    assert await options(bot, w, picker, w.alice) == ["Blue", "Green", "↩ Back"]
+    assert labels(picker)[:2] == ["🤝 Trade with 🟦 Blue", "🤝 Trade with 🟩 Green"]
     assert (await live(bot, w)).record.version == version
-    await w.alice.click(picker, label="Blue")
+    await pick(bot, w, w.alice, picker, "Blue")
     assert picker.content == "Done: `trade Blue`"
 
     for part in (
@@ -78,11 +84,12 @@ async def test_a_trade_built_in_the_private_picker_accepted_with_secrets_by_dm(
     assert_refused(await w.bob.click(offer, label="Withdraw"), start="That button is for the other players")
     assert (await live(bot, w)).record.version == version
     r = await w.bob.click(offer, label="Show my choices")
-    assert r.response.ephemeral and labels(r.response) == ["accept", "decline"]
+    assert r.response.ephemeral and await options(bot, w, r.response, w.bob) == ["accept", "decline"]
     assert r.response.id not in [m.id for m in w.channel.history(viewer=w.alice)]
-    await w.bob.click(r.response, label="accept")
-    assert labels(r.response) == ["Book", "↩ Back"]
-    await w.bob.click(r.response, label="Book")
+    await pick(bot, w, w.bob, r.response, "accept")
+    assert await options(bot, w, r.response, w.bob) == ["Book", "↩ Back"]
+    assert labels(r.response)[0] == "✅ Accept, handing over your Book of Wisdom"
+    await pick(bot, w, w.bob, r.response, "Book")
     assert r.response.content == "Done: `accept Book`"
 
     # The public state changed...
@@ -136,13 +143,15 @@ async def test_a_declined_and_a_withdrawn_trade_change_nothing(world, simcord_bo
     for part in ("trade Blue", *terms, "trade propose"):
         await choose(w, bot, w.alice, part)
     offer = await turn_message(bot, w)
-    assert labels(offer) == ["accept", "decline", "Withdraw"] and pinged(w, offer) == [w.bob.id]
+    assert await options(bot, w, offer) == ["accept", "decline", "Withdraw"] and pinged(w, offer) == [
+        w.bob.id
+    ]
     version = (await live(bot, w)).record.version
-    assert_refused(await w.carol.click(offer, label="accept"), w.bob.mention)
-    assert_refused(await w.carol.click(offer, label="decline"), w.bob.mention)
-    assert_refused(await w.alice.click(offer, label="accept"), w.bob.mention, "Withdraw")
+    assert_refused(await pick(bot, w, w.carol, offer, "accept"), w.bob.mention)
+    assert_refused(await pick(bot, w, w.carol, offer, "decline"), w.bob.mention)
+    assert_refused(await pick(bot, w, w.alice, offer, "accept"), w.bob.mention, "Withdraw")
     assert (await live(bot, w)).record.version == version
-    await w.bob.click(offer, label="decline")
+    await pick(bot, w, w.bob, offer, "decline")
     game = (await live(bot, w)).game
     assert game.prompt().player == a and game.view(None)["trade"] is None
     assert standing(game) == before
@@ -153,8 +162,8 @@ async def test_a_declined_and_a_withdrawn_trade_change_nothing(world, simcord_bo
         await choose(w, bot, w.alice, part)
     offer = await turn_message(bot, w)
     r = await w.alice.click(offer, label="Withdraw")
-    assert r.response.ephemeral and labels(r.response) == ["withdraw"]
-    await w.alice.click(r.response, label="withdraw")
+    assert r.response.ephemeral and await options(bot, w, r.response, w.alice) == ["withdraw"]
+    await pick(bot, w, w.alice, r.response, "withdraw")
     game = (await live(bot, w)).game
     assert game.prompt().player == a and game.view(None)["trade"] is None
     assert standing(game) == before
@@ -180,14 +189,15 @@ async def test_an_answer_from_a_picker_opened_before_a_withdrawal_is_refused(
         await choose(w, bot, w.alice, part)
     offer = await turn_message(bot, w)
     bob_picker = (await w.bob.click(offer, label="Show my choices")).response
-    await w.bob.click(bob_picker, label="accept")
-    assert labels(bob_picker) == ["Eye", "Flute", "↩ Back"]
+    await pick(bot, w, w.bob, bob_picker, "accept")
+    assert await options(bot, w, bob_picker, w.bob) == ["Eye", "Flute", "↩ Back"]
+    eye = widgets(bob_picker)[0]
     before = standing((await live(bot, w)).game)
     await choose(w, bot, w.alice, "withdraw")
     after = standing((await live(bot, w)).game)
     assert after == before
 
-    r = await w.bob.click(bob_picker, label="Eye")
+    r = await w.bob.click(bob_picker, custom_id=eye.custom_id)  # out of date now
     assert r.response is not None and r.response.ephemeral
     assert r.response.content.startswith("That board is out of date")
     game = (await live(bot, w)).game

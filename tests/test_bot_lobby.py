@@ -15,13 +15,15 @@ def content_of(result) -> str:
 
 
 def labels(message) -> list[str]:
-    """Button labels of a message (a simcord ResponseMessage or a discord.Message)."""
+    """Button labels of a message (a simcord ResponseMessage or a discord.Message), but the
+    **?** button every turn message and picker carries."""
     found = []
     for row in message.components:
         children = row["components"] if isinstance(row, dict) else row.children
         for c in children:
             label = c.get("label") if isinstance(c, dict) else getattr(c, "label", None)
-            if label:
+            custom_id = (c.get("custom_id") if isinstance(c, dict) else getattr(c, "custom_id", None)) or ""
+            if label and not custom_id.startswith("hp:"):
                 found.append(label)
     return found
 

@@ -380,6 +380,16 @@ class Game(ABC):
         view = self.view(None)
         return (view.get("turn"), view.get("active"), view.get("finished"))
 
+    def choice_words(self, player: str, tokens: tuple[str, ...], option: tuple[str, ...]) -> tuple[str, str]:
+        """The label and a one-line description of choosing ``option`` (one or more notation
+        tokens) after ``tokens`` were chosen, in words a player knows ("Grunt → W1 Core Room").
+
+        Menus show these instead of the tokens; the notation stays for typing and logs. Only
+        what ``player`` may see is used: public information, and ``player``'s own secrets (their
+        menus naming them are shown to them alone). Engines override this; the default is the
+        tokens themselves and no description."""
+        return " ".join(option), ""
+
     def secrets_text(self, player: str) -> str:
         """What only ``player`` knows (their hidden hand, what they peeked), in plain words."""
         return ""

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
-from bot.engine.argo import building, effects, legal, modules, movement, resolution
+from bot.engine.argo import building, effects, legal, modules, movement, resolution, words
 from bot.engine.argo.data import (
     CORE_ROOM,
     MODULE_IDS,
@@ -305,6 +305,10 @@ class ArgoGame(Game):
         if st.pending is not None:
             decider = None if st.pending["tm"] else st.pending["seat"]
         return _notation(st, action, decider)
+
+    def choice_words(self, player: str, tokens: tuple[str, ...], option: tuple[str, ...]) -> tuple[str, str]:
+        """The label and description of a menu option in plain words (see argo/words.py)."""
+        return words.choice_words(self, player, tuple(tokens), tuple(option))
 
     def view(self, player: str | None) -> dict[str, Any]:
         """The public state (Argo has no secret but the stack order, which is never shown)."""

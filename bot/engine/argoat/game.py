@@ -23,7 +23,7 @@ from bot.engine.core import (
     player_ref,
 )
 
-from . import frontier_actions, items, movement, trades
+from . import frontier_actions, items, movement, trades, words
 from .data import (
     DEFAULT_DIFFICULTY,
     DIFFICULTIES,
@@ -135,6 +135,9 @@ class ArgoatGame(Game):
         self._menu: tuple[trades.SideMenu, trades.SideMenu] | None = None
         """What each side of the trade being built could give (see :func:`trades.menus`)."""
         self._turn_prompts: dict[tuple[str, Coord, int, bool], Prompt] = {}
+        self._words: tuple[int, dict[str, Any]] = (-1, {})
+        """The option words' index of legal actions by token prefix, per player, and the version
+        it was made for (see :mod:`.words`)."""
 
     # -- construction and JSON -----------------------------------------------------------
 
@@ -342,6 +345,10 @@ class ArgoatGame(Game):
     def notation(self, action: Action) -> str:
         """The short text form of ``action`` (see ``docs/argoat-notation.md``)."""
         return _notation(action, self._colour_of)
+
+    def choice_words(self, player: str, tokens: tuple[str, ...], option: tuple[str, ...]) -> tuple[str, str]:
+        """The label and description of a menu option in plain words (see argoat/words.py)."""
+        return words.choice_words(self, player, tuple(tokens), tuple(option))
 
     def _colour_of(self, player: str) -> str:
         return self._s.seat(player).colour
