@@ -15,6 +15,7 @@ import pytest
 
 from bot.engine.argo import ArgoGame
 from bot.engine.argo import words as argo_words
+from bot.engine.argo.data import MODULE_EFFECTS, SECURITY_CENTER
 from bot.engine.argoat import ArgoatGame
 from bot.engine.argoat import words as argoat_words
 from bot.engine.argoat.data import ITEMS
@@ -261,7 +262,7 @@ def test_argo_words_of_decisions_random_games_rarely_reach() -> None:
     game = setup(station, turn=4, astronauts={"Blue-Grunt": "N1", "Yellow-Chief": "N1E1"})
     assert words(game, "Blue", "activate Security-Center") == (
         "⚙ Activate Security Center (N1)",
-        "Activate: launch an Escape Pod with someone aboard.",
+        MODULE_EFFECTS[SECURITY_CENTER],
     )
     assert words(game, "Blue", "activate Security-Center N1E1") == (
         "⚙ Security Center: launch N1E1 Escape Pod 2/4",
