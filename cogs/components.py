@@ -359,10 +359,12 @@ def _add_step(view: discord.ui.View, scope: str, record: TableRecord, step: Step
 def turn_view(record: TableRecord, prompt: Prompt, step: Step | None, page: int) -> discord.ui.View | None:
     """Components of the public turn message for this prompt (None if there is nothing to click)."""
     view = discord.ui.View(timeout=None)
-    if prompt.private and prompt.player is not None:
-        view.add_item(ChoicesButton(record.id, record.version, "m"))
-    elif step is not None:
+    split = prompt.private and bool(prompt.secret_verbs)
+    if step is not None and (split or not prompt.private):  # a split prompt's public choices
         _add_step(view, PUBLIC, record, step, page)
+    if prompt.private and prompt.player is not None:  # shown whatever is usable: see Prompt
+        label = prompt.secret_label if split and prompt.secret_label else "Show my choices"
+        view.add_item(ChoicesButton(record.id, record.version, "m", label))
     if prompt.others:
         view.add_item(ChoicesButton(record.id, record.version, "o", prompt.others_label or "Act out of turn"))
         if prompt.player is None and prompt.timeout:  # a timed wait for the others' answers
