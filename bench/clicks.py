@@ -48,7 +48,10 @@ PLAYERS = ("1001", "1002", "1003", "1004", "1005")
 def old_picker(commit: str) -> types.ModuleType:
     """The ``cogs/picker.py`` of ``commit`` as a module."""
     source = subprocess.run(
-        ["git", "-C", str(ROOT), "show", f"{commit}:cogs/picker.py"], check=True, capture_output=True, text=True
+        ["git", "-C", str(ROOT), "show", f"{commit}:cogs/picker.py"],
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     module = types.ModuleType("old_picker")
     sys.modules["old_picker"] = module  # dataclasses look their module up
@@ -158,7 +161,9 @@ def play(game: Game, seed: int, module: types.ModuleType, tally: Tally) -> bool:
         old = old_clicks(module, game, player, action)
         new = 0 if single is not None else new_clicks(game, player, action, tally)
         tally.add(old, new)
-        private = prompt.private and not (split_choices(prompt, player) and not is_secret(prompt, game.notation(action)))
+        private = prompt.private and not (
+            split_choices(prompt, player) and not is_secret(prompt, game.notation(action))
+        )
         game.apply(player, action)
         following = game.prompt()
         still = (
@@ -228,7 +233,13 @@ def main() -> None:
             two_old = [c for p, c in tally.old.trades if p == 2]
             two_new = [c for p, c in tally.new.trades if p == 2]
             print(line("clicks per trade (2 parts)", two_old, two_new))
-            print(line("clicks per trade (any)", [c for _, c in tally.old.trades], [c for _, c in tally.new.trades]))
+            print(
+                line(
+                    "clicks per trade (any)",
+                    [c for _, c in tally.old.trades],
+                    [c for _, c in tally.new.trades],
+                )
+            )
 
 
 if __name__ == "__main__":

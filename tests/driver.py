@@ -21,6 +21,7 @@ from cogs.picker import choice_tree, encode_path, is_secret, split_choices
 
 Policy = Callable[[Game, str, list[Action]], Action]
 NAVIGATION = ("↩ Back", "◀ Previous", "Next ▶")
+PASS: Action = {"type": "pass"}
 
 
 def random_policy(rng: random.Random, avoid: tuple[str, ...] = ("cancel", "undo")) -> Policy:
@@ -120,7 +121,11 @@ class Driver:
         game = table.game
         prompt = game.prompt()
         player = prompt.player
-        assert player is not None, "the driver only plays the main decider"
+        if player is None:  # a timed wait (a Time Machine chance): the awaited players pass
+            waiting = [seat for seat in prompt.others if PASS in game.legal_actions(seat)]
+            assert waiting, f"nobody to answer the wait: {prompt.text}"
+            await self.take(waiting[0], dict(PASS))
+            return dict(PASS)
         if only_choice(game, player) is not None:
             self.single_waits += 1
         action = self.policy(game, player, game.legal_actions(player))

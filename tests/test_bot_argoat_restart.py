@@ -23,9 +23,9 @@ from tests.test_bot_argoat_kit import (
 DIRECTIONS = ("N", "E", "S", "W")
 
 
-async def test_a_restart_after_a_partial_choice_keeps_the_turn_message_working(
-    world, simcord_bot, seeds, make_bot
-):
+async def test_a_restart_keeps_the_turn_message_working(world, simcord_bot, seeds, make_bot):
+    """The turn message offers whole moves ("move N": the steps fit one menu); drawn by the old
+    bot, it still works after a restart."""
     w = world
     players = [w.alice, w.bob, w.carol]
     await open_argoat(w, seeds, players, seed=1)
@@ -34,17 +34,15 @@ async def test_a_restart_after_a_partial_choice_keeps_the_turn_message_working(
     active = by_id[table.game.prompt().player]
     other = next(p for p in players if p is not active)
     turn = await turn_message(simcord_bot, w)
-    assert labels(turn)[:1] == ["move"]
-    await active.click(turn, label="move")
-    assert "Choosing: **move …**" in turn.content
-    direction = next(label for label in labels(turn) if label in DIRECTIONS)
+    moves = [label for label in labels(turn) if label.split()[:1] == ["move"]]
+    assert moves and all(label.split()[-1] in DIRECTIONS for label in moves)
 
     new_bot = make_bot()
     await w.env.restart_bot(new_bot)
     await simcord_bot.close()
 
-    assert_refused(await other.click(turn, label=direction), active.mention)
-    await active.click(turn, label=direction)
+    assert_refused(await other.click(turn, label=moves[0]), active.mention)
+    await active.click(turn, label=moves[0])
     game = (await live(new_bot, w)).game
     at = seat_of(game, active)["at"]
     assert at != "0,0" and game.view(None)["movement"]["moved"]
@@ -60,20 +58,23 @@ async def test_a_restart_keeps_an_open_private_picker_working(
     game = build(monkeypatch, players)
     helpers.setup(game, str(w.alice.id), items=["water"])
     turn = await inject(simcord_bot, w, game, w.alice)
-    picker = (await w.alice.click(turn, label="Show my choices")).response
-    await w.alice.click(picker, label="trade")
+    await w.alice.click(turn, label="trade Blue")  # public: it names no Item
+    draft = await turn_message(simcord_bot, w)
+    picker = (await w.alice.click(draft, label="Show my choices")).response
+    assert "trade give item Water" in labels(picker)
 
     new_bot = make_bot()
     await w.env.restart_bot(new_bot)
     await simcord_bot.close()
 
-    await w.alice.click(picker, label="Blue")
-    assert picker.content == "Done: `trade Blue`"
+    await w.alice.click(picker, label="trade give item Water")
+    assert picker.content.startswith("Done: `trade give item Water`")
     game = (await live(new_bot, w)).game
     trade = game.view(None)["trade"]
     assert trade["to"] == str(w.bob.id) and trade["stage"] == "draft"
-    r = await w.alice.click(await turn_message(new_bot, w), label="Show my choices")
-    assert "trade" in labels(r.response) and "cancel" in labels(r.response)
+    assert "trade propose" in labels(picker) and "cancel" in labels(picker)  # it went on
+    await w.alice.click(picker, label="trade propose")
+    assert (await live(new_bot, w)).game.view(None)["trade"]["stage"] != "draft"
 
 
 @pytest.mark.parametrize("answer", ["accept", "withdraw"])

@@ -22,6 +22,7 @@ from tests.test_bot_argoat_kit import (
     held_items,
     inject,
     item_leaks,
+    labels,
     live,
     message,
     message_text,
@@ -77,10 +78,10 @@ async def test_closed_dms_tell_the_player_to_use_hand_and_the_game_goes_on(
     bot = simcord_bot
     turn = await eye_game(w, bot, seeds, monkeypatch)
     closed_dms(w, w.alice)
-    r = await w.alice.click(turn, label="Show my choices")
+    r = await w.alice.click(turn, label="Use an Item")  # moves stay on the public message
     picker = r.response
-    await w.alice.click(picker, label="use")
-    result = await w.alice.click(picker, label="0,3")  # the Eye is the only Item: that step is skipped
+    assert labels(picker) == ["use Eye 0,3"]  # the Item and its target in one option
+    result = await w.alice.click(picker, label="use Eye 0,3")
     assert picker.content == "Done: `use Eye 0,3`"
     notices = [f for f in result.followups if "couldn't send you a DM" in f.content]
     assert len(notices) == 1 and notices[0].ephemeral
@@ -295,5 +296,5 @@ async def test_a_played_game_never_shows_a_secret_in_public_messages_or_logs(
     # The public history kept by the bot (/game log) names no secret either.
     held = held_items(final)
     history = (await w.carol.slash(w.channel, "game log")).response.content
-    assert history.startswith("•")
+    assert history.startswith(("•", "…"))  # the latest lines (the oldest are cut)
     assert item_leaks(history, held) == [] and forest_leaks(history, final) == []

@@ -39,27 +39,31 @@ async def test_a_trade_built_in_the_private_picker_accepted_with_secrets_by_dm(
     helpers.marker(game, "0,3", a)
     turn = await inject(bot, w, game, w.alice)
 
-    # Alice holds an Item, so her choices are private: only "Show my choices" is public.
-    assert labels(turn) == ["Show my choices"]
+    # Alice holds an Item: she moves and trades from the public message; only using an Item
+    # is private ("Use an Item", shown whatever her Items can do, names none of them).
+    public = labels(turn)
+    assert "Use an Item" in public and "trade Blue" in public and "trade Green" in public
+    assert not [label for label in public if label.startswith("use")]
+    assert item_leaks(message_text(turn), {"staff", "book"}) == []
     version = (await live(bot, w)).record.version
-    assert_refused(await w.carol.click(turn, label="Show my choices"))
-    r = await w.alice.click(turn, label="Show my choices")
-    picker = r.response
-    assert picker.ephemeral and labels(picker) == ["move", "trade"]
-    assert picker.id not in [m.id for m in w.channel.history(viewer=w.bob)]
-    await w.alice.click(picker, label="trade")
-    assert labels(picker) == ["Blue", "Green", "↩ Back"]
+    assert_refused(await w.carol.click(turn, label="Use an Item"))
+    r = await w.alice.click(turn, label="Use an Item")
+    assert r.response.ephemeral and r.response.id not in [m.id for m in w.channel.history(viewer=w.bob)]
+    assert r.response.content == "Nothing under **Use an Item** can be chosen right now."  # no Bleina
     assert (await live(bot, w)).record.version == version
-    await w.alice.click(picker, label="Blue")
-    assert picker.content == "Done: `trade Blue`"
+    await w.alice.click(turn, label="trade Blue")
+    assert (await live(bot, w)).record.version == version + 1
 
-    for part in (
-        "trade give fragment Sun",
-        "trade give explore 0,3",
-        "trade give item Staff",
-        "trade ask emerald",
-        "trade ask item",
-    ):
+    # The draft names Alice's Items: private; the picker goes on from one part to the next.
+    current = await turn_message(bot, w)
+    assert labels(current) == ["Show my choices"], "the draft's options name Alice's Items"
+    picker = (await w.alice.click(current, label="Show my choices")).response
+    assert picker.ephemeral and "trade give item Staff" in labels(picker)
+    await w.alice.click(picker, label="trade give fragment Sun")
+    assert picker.content.startswith("Done: `trade give fragment Sun`\nOnly you see this.")
+    assert "trade give explore 0,3" in labels(picker) and "trade give fragment Sun" not in labels(picker)
+    await w.alice.click(picker, label="trade give explore 0,3")
+    for part in ("trade give item Staff", "trade ask emerald", "trade ask item"):
         await choose(w, bot, w.alice, part)
         current = await turn_message(bot, w)
         assert labels(current) == ["Show my choices"], "the draft's options name Alice's Items"
@@ -77,11 +81,9 @@ async def test_a_trade_built_in_the_private_picker_accepted_with_secrets_by_dm(
     assert_refused(await w.bob.click(offer, label="Withdraw"), start="That button is for the other players")
     assert (await live(bot, w)).record.version == version
     r = await w.bob.click(offer, label="Show my choices")
-    assert r.response.ephemeral and labels(r.response) == ["accept", "decline"]
+    assert r.response.ephemeral and labels(r.response) == ["accept Book", "decline"]
     assert r.response.id not in [m.id for m in w.channel.history(viewer=w.alice)]
-    await w.bob.click(r.response, label="accept")
-    assert labels(r.response) == ["Book", "↩ Back"]
-    await w.bob.click(r.response, label="Book")
+    await w.bob.click(r.response, label="accept Book")
     assert r.response.content == "Done: `accept Book`"
 
     # The public state changed...
@@ -173,14 +175,13 @@ async def test_an_answer_from_a_picker_opened_before_a_withdrawal_is_refused(
         await choose(w, bot, w.alice, part)
     offer = await turn_message(bot, w)
     bob_picker = (await w.bob.click(offer, label="Show my choices")).response
-    await w.bob.click(bob_picker, label="accept")
-    assert labels(bob_picker) == ["Eye", "Flute", "↩ Back"]
+    assert labels(bob_picker) == ["accept Eye", "accept Flute", "decline"]
     before = standing((await live(bot, w)).game)
     await choose(w, bot, w.alice, "withdraw")
     after = standing((await live(bot, w)).game)
     assert after == before
 
-    r = await w.bob.click(bob_picker, label="Eye")
+    r = await w.bob.click(bob_picker, label="accept Eye")
     assert r.response is not None and r.response.ephemeral
     assert r.response.content.startswith("That board is out of date")
     game = (await live(bot, w)).game
