@@ -42,6 +42,9 @@ from bot.tables import only_choice  # noqa: E402
 from cogs.picker import PAGE_SIZE, choice_tree, clicks_to, is_secret, split_choices  # noqa: E402
 
 STEP_CAP = 6000
+BASELINE = "0500a6f"
+"""The commit before issue 13's picker."""
+OPTIONS: dict[str, dict[str, Any]] = {"Argo": {}, "Argoat": {"difficulty": "journeyman"}}
 PLAYERS = ("1001", "1002", "1003", "1004", "1005")
 
 
@@ -59,12 +62,15 @@ def old_picker(commit: str) -> types.ModuleType:
     return module
 
 
-def old_clicks(module: types.ModuleType, game: Game, player: str, action: Action) -> int:
+def old_clicks(
+    module: types.ModuleType, game: Game, player: str, action: Action, *, out_of_turn: bool = False
+) -> int:
     """Clicks the old picker needs for ``action``: "Show my choices" on a private prompt, then
-    one per step (plus "Next ▶" on long selects)."""
+    one per step (plus "Next ▶" on long selects). ``out_of_turn``: the opening is counted by
+    the caller."""
     tree = module.ActionTree(game, player)
     prompt = game.prompt()
-    opens = 1 if prompt is not None and prompt.private else 0
+    opens = 1 if prompt is not None and prompt.private and not out_of_turn else 0
 
     def search(path: tuple[int, ...]) -> int | None:
         reached = tree.walk(path)
@@ -137,33 +143,49 @@ def new_clicks(game: Game, player: str, action: Action, tally: Tally) -> int:
     return opens + clicks_to(tree, action)
 
 
-def play(game: Game, seed: int, module: types.ModuleType, tally: Tally) -> bool:
-    """Play one random game, counting; True if it finished."""
+PASS: Action = {"type": "pass"}
+
+
+def play(
+    game: Game, seed: int, module: types.ModuleType, tally: Tally, max_decisions: int | None = None
+) -> bool:
+    """Play one random game, counting; True if it finished. ``max_decisions``: stop after that
+    many decisions a player clicks (as the driver's steps)."""
     policy = driver_policy(random.Random(seed))
     marker = game.turn_marker()
+    decisions = 0
     for _ in range(STEP_CAP):
-        if game.result() is not None:
+        if game.result() is not None or (max_decisions is not None and decisions >= max_decisions):
             break
         if game.turn_marker() != marker:
             tally.end_turn()
             marker = game.turn_marker()
         prompt = game.prompt()
         player = prompt.player
-        if player is None:  # a timed wait: the host's timeout answers it
-            game.apply(SYSTEM, dict(TIMEOUT))
+        if player is None:  # a timed wait: the first awaited player passes (as the driver does)
+            waiting = [seat for seat in prompt.others if PASS in game.legal_actions(seat)]
+            if not waiting:
+                game.apply(SYSTEM, dict(TIMEOUT))
+                continue
+            seat = waiting[0]
+            tree = choice_tree(game, seat, private=True)
+            assert tree is not None
+            tally.add(1 + old_clicks(module, game, seat, PASS, out_of_turn=True), 1 + clicks_to(tree, PASS))
+            game.apply(seat, dict(PASS))
             tally.picker_open = None
+            decisions += 1
             continue
         single = only_choice(game, player)
         action = single if single is not None else policy(game, player, game.legal_actions(player))
+        decisions += single is None
         kind = action["type"]
         if kind == "trade" and tally.trade is None:
             tally.trade, tally.parts = [0, 0], 0
         old = old_clicks(module, game, player, action)
         new = 0 if single is not None else new_clicks(game, player, action, tally)
         tally.add(old, new)
-        private = prompt.private and not (
-            split_choices(prompt, player) and not is_secret(prompt, game.notation(action))
-        )
+        secret = split_choices(prompt, player) and is_secret(prompt, game.notation(action))
+        private = prompt.private and (secret or not split_choices(prompt, player))
         game.apply(player, action)
         following = game.prompt()
         still = (
@@ -182,8 +204,7 @@ def play(game: Game, seed: int, module: types.ModuleType, tally: Tally) -> bool:
         elif kind == "cancel":
             tally.trade = None
     finished = game.result() is not None
-    if finished:
-        tally.end_turn()
+    tally.end_turn()
     return finished
 
 
@@ -193,30 +214,37 @@ def percentile(values: list[int], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * len(ordered)) - 1))]
 
 
-def measure(name: str, games: int, seed: int, players: int, baseline: str) -> dict[str, Tally]:
-    """Play ``games`` games of ``name`` and count clicks with both pickers."""
+def count(
+    name: str,
+    seeds: range,
+    players: tuple[str, ...],
+    options: dict[str, Any] | None = None,
+    *,
+    baseline: str = BASELINE,
+    max_decisions: int | None = None,
+) -> tuple[Tally, int]:
+    """Play one random game of ``name`` per seed, counting clicks with both pickers; the tally
+    and how many games finished."""
     from bot.engine.argo import ArgoGame
     from bot.engine.argoat import ArgoatGame
 
     module = old_picker(baseline)
+    cls = ArgoGame if name == "Argo" else ArgoatGame
     tally = Tally()
     finished = 0
-    for number in range(seed, seed + games):
-        cls = ArgoGame if name == "Argo" else ArgoatGame
-        options: dict[str, Any] = {} if name == "Argo" else {"difficulty": "journeyman"}
-        game = cls.new(PLAYERS[:players], number, options)
-        finished += play(game, number, module, tally)
-    print(f"{name}: {games} games (seeds {seed}–{seed + games - 1}, {players} players), {finished} finished")
-    return {name: tally}
+    for number in seeds:
+        game = cls.new(list(players), number, dict(options or {}))
+        finished += play(game, number, module, tally, max_decisions)
+    return tally, finished
 
 
 def line(label: str, old: list[int], new: list[int]) -> str:
+    """One printed row: median and p95 of both pickers."""
     if not old:
         return f"  {label:<28} (none)"
-    return (
-        f"  {label:<28} n={len(old):<5} old median {statistics.median(old):>5.1f}  p95 {percentile(old, 0.95):>4.0f}"
-        f"   new median {statistics.median(new):>5.1f}  p95 {percentile(new, 0.95):>4.0f}"
-    )
+    before = f"old median {statistics.median(old):>5.1f}  p95 {percentile(old, 0.95):>4.0f}"
+    after = f"new median {statistics.median(new):>5.1f}  p95 {percentile(new, 0.95):>4.0f}"
+    return f"  {label:<28} n={len(old):<6} {before}   {after}"
 
 
 def main() -> None:
@@ -224,10 +252,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=3)
-    parser.add_argument("--baseline", default="0500a6f")
+    parser.add_argument("--baseline", default=BASELINE)
     args = parser.parse_args()
+    seeds = range(args.seed, args.seed + args.games)
     for name in ("Argo", "Argoat"):
-        tally = measure(name, args.games, args.seed, args.players, args.baseline)[name]
+        tally, finished = count(name, seeds, PLAYERS[: args.players], OPTIONS[name], baseline=args.baseline)
+        print(
+            f"{name}: {args.games} games (seeds {seeds.start}–{seeds.stop - 1}, {args.players} players), "
+            f"{finished} finished; options {OPTIONS[name] or 'default'}"
+        )
         print(line(f"clicks per {name} turn", tally.old.turns, tally.new.turns))
         if name == "Argoat":
             two_old = [c for p, c in tally.old.trades if p == 2]
