@@ -67,10 +67,15 @@ class ActionTree:
         ]
         self._complete = {tokens: action for tokens, action in self._entries}
         children: dict[tuple[str, ...], dict[str, None]] = {}
+        below: dict[tuple[str, ...], int] = {}
         for tokens, _ in self._entries:
-            for depth in range(len(tokens)):
-                children.setdefault(tokens[:depth], {}).setdefault(tokens[depth], None)
+            for depth in range(len(tokens) + 1):
+                below[tokens[:depth]] = below.get(tokens[:depth], 0) + 1
+                if depth < len(tokens):
+                    children.setdefault(tokens[:depth], {}).setdefault(tokens[depth], None)
         self._children = {node: tuple(nexts) for node, nexts in children.items()}
+        self._count = below
+        """How many actions lie at or below each node."""
         self._steps: dict[tuple[str, ...], tuple[tuple[str, ...], tuple[_Option, ...]]] = {}
 
     def __bool__(self) -> bool:
@@ -122,7 +127,7 @@ class ActionTree:
             for index, option in enumerate(options):
                 if option[1]:
                     continue
-                growth = len(self._leaves(option)) - 1
+                growth = self._count[option[0]] - 1
                 if len(options) + growth <= room and (best is None or growth < best[0]):
                     best = (growth, index)
             if best is None:

@@ -1,8 +1,9 @@
 """Plays games through the bot's components only, as players would, for SimCord tests.
 
 A *policy* picks which legal action the deciding player wants; the driver then reaches it by
-clicking the buttons and select options the bot offers, token by token (following pages and
-skipped single-way steps), on the public turn message or in the private picker.
+clicking the buttons and select options the bot offers, step by step along the picker's path of
+option indexes (following pages), on the public turn message or in the private picker. Clicks are
+counted per turn and per trade (``Driver.counts``), the figures ``bench/clicks.py`` reports.
 """
 
 from __future__ import annotations
@@ -195,13 +196,11 @@ class Driver:
                 found += [w for w in widgets(message) if w.custom_id == select and w.value == str(index)]
                 if found:
                     break
-                more = [
-                    w
-                    for w in widgets(message)
-                    if w.label == "Next ▶" and w.custom_id.startswith(f"pn:{scope}:")
-                ]
+                pages = f"pn:{scope}:{prefix}{here}:"  # ◀ Previous / Next ▶ of this step
+                more = [w for w in widgets(message) if w.custom_id.startswith(pages)]
+                more.sort(key=lambda w: int(w.custom_id.rsplit(":", 1)[1]))
                 assert more, f"no component leads on along {path} at {here!r}"
-                message = (await self._click(actor, message, more[0])).response
+                message = (await self._click(actor, message, more[-1])).response  # Next ▶
             result = await self._click(actor, message, found[0])
             if depth < len(path) - 1:
                 assert result.response is not None, "the bot did not answer a click"

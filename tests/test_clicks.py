@@ -11,6 +11,7 @@ import pytest
 from bench.clicks import OPTIONS, count
 from bot.engine.core import CANCEL, UNDO, Event, Prompt
 from bot.tables import only_choice
+from cogs.picker import choice_tree, clicks_to
 from tests.driver import Driver, open_table, random_policy
 
 SEEDS = range(1, 9)
@@ -120,3 +121,20 @@ def test_only_choice_takes_one_action_and_nothing_else():
     assert only_choice(OneWay(Prompt("a", "go"), [move], secret), "a") is None  # type: ignore[arg-type]
     public = [Event("a moved.")]
     assert only_choice(OneWay(Prompt("a", "go"), [move], public), "a") == move  # type: ignore[arg-type]
+
+
+async def test_the_driver_follows_pages_and_counts_them_as_the_picker_does(world, simcord_bot):
+    w = world
+    lobby = (
+        await w.alice.slash(w.channel, "game new", game="Pebbles", options="pile=60 maxtake=40")
+    ).response
+    await w.bob.click(lobby, label="Join")
+    await w.alice.click(lobby, label="Start")
+    actors = {str(w.alice.id): w.alice, str(w.bob.id): w.bob}
+    driver = Driver(w.env, simcord_bot, w.channel, actors, random_policy(random.Random(1)))
+    table = await simcord_bot.host.current(w.channel.id)
+    action = table.game.parse(str(w.alice.id), "take 30")
+    expected = clicks_to(choice_tree(table.game, str(w.alice.id), private=False), action)
+    await driver.choose("take 30")
+    assert expected == driver.clicks == 3  # "take", "Next ▶", then 30 on the second page
+    assert (await simcord_bot.host.current(w.channel.id)).game.to_json()["pile"] == 30
