@@ -8,8 +8,8 @@ are asked how many clicks the chosen action takes, so both count the very same g
 
 * **new** — this branch: steps merged while they fit one select, a decision with a single choice
   taken by the host (0 clicks), Argoat Item holders move from the public turn message (only
-  ``use`` opens the private picker), the private picker going on while the next decision is
-  private as a whole (the parts of a trade).
+  ``use`` opens the private picker), a private picker opened by the click (or going on) when
+  the next decision is private as a whole (the parts of a trade after ``trade Blue``).
 * **old** — the picker of commit ``C`` (default 0500a6f, before issue 13), read with ``git
   show``: one step per token (single ways skipped), every decision clicked, "Show my choices"
   for every decision of an Item holder and every trade part.
@@ -184,8 +184,6 @@ def play(
         old = old_clicks(module, game, player, action)
         new = 0 if single is not None else new_clicks(game, player, action, tally)
         tally.add(old, new)
-        secret = split_choices(prompt, player) and is_secret(prompt, game.notation(action))
-        private = prompt.private and (secret or not split_choices(prompt, player))
         game.apply(player, action)
         following = game.prompt()
         still = (
@@ -194,7 +192,7 @@ def play(
             and following.private
             and not split_choices(following, player)
         )
-        tally.picker_open = player if single is None and private and still else None
+        tally.picker_open = player if single is None and still else None
         if kind == "trade_part":
             tally.parts += 1
         elif kind in ("accept", "decline", "withdraw") and tally.trade is not None:

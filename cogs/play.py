@@ -95,7 +95,8 @@ class Play:
 
     def _next_private_step(self, table: Table, user: str) -> Step | None:
         """The next private step of ``user`` when their next decision is private as a whole
-        (e.g. the next part of a trade being built): the picker goes on instead of closing."""
+        (e.g. the next part of a trade being built): a private picker goes on instead of closing,
+        and a click on the turn message that leads there opens one."""
         game = table.game
         seat = table.seat_of(user)
         prompt = game.prompt() if game is not None and game.result() is None else None
@@ -184,3 +185,8 @@ class Play:
             else:
                 await interaction.followup.send(done, ephemeral=True)
         await self.bot.ui.turns.show_outcome(outcome, interaction, on_turn_message=on_turn_message)
+        if on_turn_message and component:  # e.g. "trade Blue": the draft opens for them at once
+            following = self._next_private_step(outcome.table, str(interaction.user.id))
+            if following is not None:
+                picker = self.private_picker(outcome.table, following)
+                await interaction.followup.send(picker["content"], view=picker["view"], ephemeral=True)

@@ -94,6 +94,7 @@ class Driver:
     single_waits: int = 0
     _picker: tuple[str, Any] | None = None  # (player, private picker still open for them)
     _parts: int = 0  # parts of the trade being built
+    _last: Any = None  # the answer to the last click
     _turn: Any = None
 
     async def table(self):
@@ -182,6 +183,10 @@ class Driver:
             self._parts -= 1
         if private and message is not None and _drawn_for(message, record.id, version + 1):
             self._picker = (player, message)  # the picker went on with the next decision
+        elif not private and self._last is not None:  # a click that opened a private picker
+            opened = [f for f in self._last.followups if _drawn_for(f, record.id, version + 1)]
+            if opened:
+                self._picker = (player, opened[0])
 
     async def _reach(self, actor: Any, message: Any, path: tuple[int, ...], scope: str, record: Any) -> Any:
         """Click along ``path`` in the picker of ``scope`` on ``message``; the last answer."""
@@ -201,7 +206,7 @@ class Driver:
                 more.sort(key=lambda w: int(w.custom_id.rsplit(":", 1)[1]))
                 assert more, f"no component leads on along {path} at {here!r}"
                 message = (await self._click(actor, message, more[-1])).response  # Next ▶
-            result = await self._click(actor, message, found[0])
+            result = self._last = await self._click(actor, message, found[0])
             if depth < len(path) - 1:
                 assert result.response is not None, "the bot did not answer a click"
                 message = result.response

@@ -51,14 +51,16 @@ async def test_a_trade_built_in_the_private_picker_accepted_with_secrets_by_dm(
     assert r.response.ephemeral and r.response.id not in [m.id for m in w.channel.history(viewer=w.bob)]
     assert r.response.content == "Nothing under **Use an Item** can be chosen right now."  # no Bleina
     assert (await live(bot, w)).record.version == version
-    await w.alice.click(turn, label="trade Blue")
+    r = await w.alice.click(turn, label="trade Blue")
     assert (await live(bot, w)).record.version == version + 1
 
-    # The draft names Alice's Items: private; the picker goes on from one part to the next.
+    # The draft names Alice's Items: private. It opens for her at once (an ephemeral followup of
+    # her click), and the picker goes on from one part to the next.
     current = await turn_message(bot, w)
     assert labels(current) == ["Show my choices"], "the draft's options name Alice's Items"
-    picker = (await w.alice.click(current, label="Show my choices")).response
-    assert picker.ephemeral and "trade give item Staff" in labels(picker)
+    [picker] = [f for f in r.followups if f.components]
+    assert picker.ephemeral and picker.id not in [m.id for m in w.channel.history(viewer=w.bob)]
+    assert "trade give item Staff" in labels(picker)
     await w.alice.click(picker, label="trade give fragment Sun")
     assert picker.content.startswith("Done: `trade give fragment Sun`\nOnly you see this.")
     assert "trade give explore 0,3" in labels(picker) and "trade give fragment Sun" not in labels(picker)
