@@ -98,7 +98,7 @@ class TurnMessages:
         named = prompt.player is None or player_ref(prompt.player) in prompt.text
         line = f"▶ {text}" if named else f"▶ {names.get(prompt.player, prompt.player)}: {text}"
         if prompt.private and prompt.player is not None and split_choices(prompt, prompt.player):
-            line += f" (**{prompt.secret_label or 'Show my choices'}** shows those choices to you alone)"
+            line += f" (**{prompt.secret_label or 'Show my choices'}**: shown to you alone)"
         elif prompt.private:
             line += " (your choices are private: press **Show my choices**)"
         if prompt.others:
