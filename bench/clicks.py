@@ -147,7 +147,7 @@ PASS: Action = {"type": "pass"}
 
 
 def play(
-    game: Game, seed: int, module: types.ModuleType, tally: Tally, max_decisions: int | None = None
+    game: Game, seed: int, module: types.ModuleType | None, tally: Tally, max_decisions: int | None = None
 ) -> bool:
     """Play one random game, counting; True if it finished. ``max_decisions``: stop after that
     many decisions a player clicks (as the driver's steps)."""
@@ -170,7 +170,8 @@ def play(
             seat = waiting[0]
             tree = choice_tree(game, seat, private=True)
             assert tree is not None
-            tally.add(1 + old_clicks(module, game, seat, PASS, out_of_turn=True), 1 + clicks_to(tree, PASS))
+            old = 1 + old_clicks(module, game, seat, PASS, out_of_turn=True) if module else 0
+            tally.add(old, 1 + clicks_to(tree, PASS))
             game.apply(seat, dict(PASS))
             tally.picker_open = None
             decisions += 1
@@ -181,7 +182,7 @@ def play(
         kind = action["type"]
         if kind == "trade" and tally.trade is None:
             tally.trade, tally.parts = [0, 0], 0
-        old = old_clicks(module, game, player, action)
+        old = old_clicks(module, game, player, action) if module else 0
         new = 0 if single is not None else new_clicks(game, player, action, tally)
         tally.add(old, new)
         game.apply(player, action)
@@ -218,15 +219,16 @@ def count(
     players: tuple[str, ...],
     options: dict[str, Any] | None = None,
     *,
-    baseline: str = BASELINE,
+    baseline: str | None = BASELINE,
     max_decisions: int | None = None,
 ) -> tuple[Tally, int]:
-    """Play one random game of ``name`` per seed, counting clicks with both pickers; the tally
-    and how many games finished."""
+    """Play one random game of ``name`` per seed, counting clicks with both pickers (the old
+    one only with a ``baseline`` commit; it needs the git history); the tally and how many games
+    finished."""
     from bot.engine.argo import ArgoGame
     from bot.engine.argoat import ArgoatGame
 
-    module = old_picker(baseline)
+    module = old_picker(baseline) if baseline else None
     cls = ArgoGame if name == "Argo" else ArgoatGame
     tally = Tally()
     finished = 0

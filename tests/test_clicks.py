@@ -19,15 +19,14 @@ PLAYERS = ("1001", "1002", "1003")
 
 
 def test_the_targets_hold_on_fixed_seeds():
-    argo, finished = count("Argo", SEEDS, PLAYERS, OPTIONS["Argo"])
-    assert finished == len(SEEDS)
+    # (the old picker's side of bench/clicks.py needs the git history: not counted here)
+    argo, finished = count("Argo", SEEDS, PLAYERS, OPTIONS["Argo"], baseline=None)
+    assert finished == len(SEEDS) and len(argo.new.turns) > 100
     assert statistics.median(argo.new.turns) <= 6  # the target: a median Argo turn in 6 clicks
-    assert statistics.median(argo.old.turns) > 6  # (the old picker did not reach it)
-    argoat, _ = count("Argoat", SEEDS, PLAYERS, OPTIONS["Argoat"])
+    argoat, _ = count("Argoat", SEEDS, PLAYERS, OPTIONS["Argoat"], baseline=None)
     two_parts = [clicks for parts, clicks in argoat.new.trades if parts == 2]
     assert len(two_parts) >= 20
     assert statistics.median(two_parts) <= 10 and max(two_parts) <= 10  # a trade of two parts
-    assert statistics.median(c for p, c in argoat.old.trades if p == 2) > 10
 
 
 async def test_the_bench_counts_what_the_driver_clicks_in_an_argo_game(world, simcord_bot, seeds):
@@ -38,7 +37,7 @@ async def test_the_bench_counts_what_the_driver_clicks_in_an_argo_game(world, si
     actors = {str(p.id): p for p in players}
     driver = Driver(w.env, simcord_bot, w.channel, actors, random_policy(random.Random(3)))
     await driver.play_to_end()
-    tally, finished = count("Argo", range(3, 4), tuple(actors), OPTIONS["Argo"])
+    tally, finished = count("Argo", range(3, 4), tuple(actors), OPTIONS["Argo"], baseline=None)
     assert finished == 1 and driver.clicks == sum(tally.new.turns) > 100
     assert sorted(c for c in driver.counts.per_turn if c) == sorted(c for c in tally.new.turns if c)
     assert driver.single_waits == 0
@@ -54,7 +53,9 @@ async def test_the_bench_counts_what_the_driver_clicks_in_argoat_trades(world, s
     steps = 150
     for _ in range(steps):
         assert await driver.step() is not None
-    tally, _ = count("Argoat", range(2, 3), tuple(actors), OPTIONS["Argoat"], max_decisions=steps)
+    tally, _ = count(
+        "Argoat", range(2, 3), tuple(actors), OPTIONS["Argoat"], baseline=None, max_decisions=steps
+    )
     assert driver.clicks == sum(tally.new.turns)
     assert driver.counts.per_trade == tally.new.trades and len(tally.new.trades) >= 3
     assert driver.single_waits == 0
