@@ -43,6 +43,7 @@ async def test_a_trade_built_in_the_private_picker_accepted_with_secrets_by_dm(
     # is private ("Use an Item", shown whatever her Items can do, names none of them).
     public = labels(turn)
     assert "Use an Item" in public and "trade Blue" in public and "trade Green" in public
+    assert [label for label in public if label.startswith("move ")]  # a plain move: public
     assert not [label for label in public if label.startswith("use")]
     assert item_leaks(message_text(turn), {"staff", "book"}) == []
     version = (await live(bot, w)).record.version
