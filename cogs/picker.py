@@ -1,8 +1,11 @@
 """Choosing an action step by step from the tokens of its notation (no Discord objects here).
 
 The legal actions of a player form a tree of notation tokens ("move" → "Grunt" → "C4").
-A position in that tree is a *path*: the index of the option chosen at each step. Paths are
-stable for one state version, so components can carry them in their custom ids.
+A step offers the next choices; an option may hold several tokens separated by single spaces
+("Grunt C4": steps are merged while they fit one select, see :class:`ActionTree`), or be
+:data:`DONE`. A position in that tree is a *path*: the index of the option chosen at each step.
+Paths are stable for one state version, so components can carry them in their custom ids.
+:func:`choice_tree` says which actions the public turn message and a private picker offer.
 """
 
 from __future__ import annotations
