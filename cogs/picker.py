@@ -29,7 +29,7 @@ class StalePath(Exception):
 
 @dataclass(frozen=True)
 class Step:
-    """A point in the choice: tokens chosen so far and the options for the next token."""
+    """A point in the choice: tokens chosen so far and the options on (each one or more tokens)."""
 
     path: tuple[int, ...]
     tokens: tuple[str, ...]

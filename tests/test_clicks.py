@@ -11,7 +11,7 @@ import pytest
 from bench.clicks import OPTIONS, count
 from bot.engine.core import CANCEL, UNDO, Event, Prompt
 from bot.tables import only_choice
-from cogs.picker import choice_tree, clicks_to
+from cogs.picker import Step, choice_tree, clicks_to
 from tests.driver import Driver, open_table, random_policy
 
 SEEDS = range(1, 9)
@@ -139,3 +139,41 @@ async def test_the_driver_follows_pages_and_counts_them_as_the_picker_does(world
     await driver.choose("take 30")
     assert expected == driver.clicks == 3  # "take", "Next ▶", then 30 on the second page
     assert (await simcord_bot.host.current(w.channel.id)).game.to_json()["pile"] == 30
+
+
+def every_step(tree, path=()):
+    """Every step of a choice tree, depth first."""
+    step = tree.walk(path)
+    if isinstance(step, Step):
+        yield step
+        for index in range(len(step.options)):
+            yield from every_step(tree, (*step.path, index))
+
+
+@pytest.mark.parametrize("name", ["Argo", "Argoat"])
+def test_no_step_of_a_played_game_offers_a_single_option_that_needs_another_click(name):
+    from bot.engine.argo import ArgoGame
+    from bot.engine.argoat import ArgoatGame
+
+    game = (ArgoGame if name == "Argo" else ArgoatGame).new(list(PLAYERS), 4, OPTIONS[name])
+    rng = random.Random(4)
+    steps = merged = 0
+    for _ in range(400):
+        prompt = game.prompt()
+        if prompt is None:
+            break
+        player = prompt.player
+        if player is None:
+            game.apply("system", {"type": "timeout"})
+            continue
+        for private in (False, True):
+            tree = choice_tree(game, player, private=private)
+            if not tree:
+                continue
+            for step in every_step(tree):
+                steps += 1
+                merged += any(" " in option for option in step.options)
+                assert len(step.options) >= 2 or (step.path == () and len(tree) == 1), step
+                assert len(step.options) <= 25 or " " not in "".join(step.options), step  # paged: one token
+        game.apply(player, rng.choice(game.legal_actions(player)))
+    assert steps > 150 and merged > steps // 2, (steps, merged)
