@@ -105,6 +105,34 @@ class Outcome:
         return grouped
 
 
+ONLY_CHOICE = "auto"
+"""Logged as ``by`` with an action the host took because it was the player's only choice."""
+
+
+def only_choice(game: Game, seat: str) -> Action | None:
+    """The action the host takes for ``seat`` because it is their only choice now, or None.
+
+    Only the main decider's decision, when it has exactly one legal action: ``undo`` and
+    ``cancel`` count as choices (a player may want to take a move back rather than go on), a
+    private prompt is never decided for its player (that it had one choice could tell something
+    about their secrets), nor one that others may act on out of turn (taking it at once would
+    close their chance), nor an action that reveals a secret (it gives private news)."""
+    prompt = game.prompt()
+    if prompt is None or prompt.player != seat or prompt.private or prompt.others:
+        return None
+    actions = game.legal_actions(seat)
+    if len(actions) != 1:
+        return None
+    trial = game.clone()
+    try:
+        events = trial.apply(seat, actions[0])
+    except IllegalAction:
+        return None
+    if any(not event.public for event in events):
+        return None
+    return actions[0]
+
+
 def _decider(game: Game) -> str | None:
     prompt = game.prompt()
     return prompt.player if prompt is not None else None
@@ -305,14 +333,18 @@ class TableHost:
     def automatic_deciders(
         self, record: TableRecord, game: Game, meta: dict[str, Any], version: int
     ) -> list[str]:
-        """Seats the host decides for now: bot-held seats that must or may act, and seats whose
-        player said "don't ask me" for a wait this turn (they pass)."""
+        """Seats the host decides for now: bot-held seats that must or may act, a person whose
+        decision has only one choice (:func:`only_choice`), and seats whose player said "don't
+        ask me" for a wait this turn (they pass)."""
         prompt = game.prompt()
         if prompt is None:
             return []
         found: list[str] = []
-        if prompt.player is not None and seats.is_bot(seats.holder_of(record, prompt.player)):
-            found.append(prompt.player)
+        main = prompt.player
+        if main is not None and (
+            seats.is_bot(seats.holder_of(record, main)) or only_choice(game, main) is not None
+        ):
+            found.append(main)
         quiet = meta.get("quiet", {})
         turn = _turn(game)
         for seat in prompt.others:
@@ -651,12 +683,18 @@ class TableHost:
         assert game is not None
         try:
             chosen = game.parse(seat, action) if isinstance(action, str) else action
+            game_notation = game.notation(chosen) if by == ONLY_CHOICE else ""
             before, decider_before, turn = game.turn_marker(), _decider(game), _turn(game)
             events = game.apply(seat, chosen)
         except IllegalAction as exc:
             raise TableError(format_text(str(exc), seats.names(record))) from None
         result = game.result()
-        new = record.evolve(status=FINISHED if result is not None else PLAYING, state=game.to_json())
+        meta = {k: v for k, v in record.meta.items() if k != "only_choice"}
+        if by == ONLY_CHOICE:  # said on the turn message until the next decision
+            meta["only_choice"] = [*record.meta.get("only_choice", []), [seat, game_notation]]
+        new = record.evolve(
+            status=FINISHED if result is not None else PLAYING, state=game.to_json(), meta=meta
+        )
         logged = {**chosen, "by": by} if by is not None and by != seat else chosen
         saved = await self._save(
             table, new, game, actor=seat, action=logged, events=events, turn=turn, acted=seat

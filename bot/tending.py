@@ -12,7 +12,7 @@ from datetime import datetime
 from bot import clocks, seats
 from bot.engine.core import SYSTEM, TIMEOUT
 from bot.store import PLAYING
-from bot.tables import Outcome, OutOfDate, Table, TableError, TableHost
+from bot.tables import ONLY_CHOICE, Outcome, OutOfDate, Table, TableError, TableHost, only_choice
 from bot.thinking import Thinker
 
 log = logging.getLogger(__name__)
@@ -135,7 +135,8 @@ class Tender:
         return results
 
     async def _play_automatic(self, channel_id: int, table_id: int) -> list[Outcome | Notice]:
-        """Bots decide, and quiet players pass, until the table waits for a person."""
+        """Bots decide, a person's only choice is taken for them, and quiet players pass, until
+        the table waits for a person."""
         results: list[Outcome | Notice] = []
         for _ in range(MAX_AUTOMATIC_STEPS):
             if self.host.closing:
@@ -151,10 +152,13 @@ class Tender:
                 break
             seat = auto[0]
             holder = seats.holder_of(record, seat)
+            by: str | None = None
             if seats.is_bot(holder):
                 action = await self.thinker.choose(
                     game, seat, seats.level_of(holder), self._seed(table, seat)
                 )
+            elif (single := only_choice(game, seat)) is not None:
+                action, by = single, ONLY_CHOICE  # said on the turn message
             else:
                 action = PASS if PASS in game.legal_actions(seat) else None
             if action is None:  # an optional chance the bot lets go: do not ask again at this version
@@ -164,7 +168,9 @@ class Tender:
                         await self.host.mark(current, {**current.record.meta, "bots_asked": record.version})
                 continue
             try:
-                results.append(await self.host.play_for(channel_id, table_id, record.version, seat, action))
+                results.append(
+                    await self.host.play_for(channel_id, table_id, record.version, seat, action, by=by)
+                )
             except OutOfDate:
                 continue
             except TableError as exc:

@@ -426,15 +426,17 @@ def turn_view(
     """Components of the public turn message for this prompt: the step's options in ``words``
     (rows 0–3), then on row 4 the private-picker buttons, "don't ask me" and **?** (at most 4)."""
     view = discord.ui.View(timeout=None)
-    if prompt.private and prompt.player is not None:
-        view.add_item(ChoicesButton(record.id, record.version, "m"))
-    elif step is not None:
+    split = prompt.private and bool(prompt.secret_verbs)
+    if step is not None and (split or not prompt.private):  # a split prompt's public choices
         _add_step(view, PUBLIC, record, step, page, words)
+    if prompt.private and prompt.player is not None:  # shown whatever is usable: see Prompt
+        label = prompt.secret_label if split and prompt.secret_label else "Show my choices"
+        view.add_item(ChoicesButton(record.id, record.version, "m", label))
     if prompt.others:
         view.add_item(ChoicesButton(record.id, record.version, "o", prompt.others_label or "Act out of turn"))
         if prompt.player is None and prompt.timeout:  # a timed wait for the others' answers
             view.add_item(TableButton("quiet", record.id))
-    path = step.path if step is not None and not prompt.private else ()
+    path = step.path if step is not None and (split or not prompt.private) else ()
     view.add_item(HelpButton(PUBLIC, record.id, record.version, path))
     return view
 

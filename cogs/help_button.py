@@ -17,7 +17,7 @@ from bot.engine.core import Game, format_text
 from bot.tables import Table
 from cogs import components as comp
 from cogs import labels
-from cogs.picker import DONE, ActionTree, StalePath, Step
+from cogs.picker import DONE, StalePath, Step, choice_tree, split_choices
 from cogs.replies import MESSAGE_LIMIT, reply
 
 if TYPE_CHECKING:
@@ -103,19 +103,24 @@ class HelpAnswers:
         lines = [f"**What is being decided:** {format_text(prompt.text, names)}"]
         if scope == comp.PUBLIC:
             decider = prompt.player
-            if decider is not None and prompt.private and seat != decider:
+            split = decider is not None and split_choices(prompt, decider)
+            if decider is not None and prompt.private and not split and seat != decider:
                 who = names.get(decider, decider)
                 lines.append(f"{who}'s choices are private: only they can see them (**Show my choices**).")
             elif decider is not None:
                 if seat != decider:
                     lines.append(f"These are {names.get(decider, decider)}'s choices.")
-                reached = self._step(game, decider, path)
+                if split:
+                    button = prompt.secret_label or "Show my choices"
+                    lines.append(f"Secret choices (press **{button}**) are chosen privately.")
+                # a private prompt's own choices are in the private picker, opened from here
+                reached = self._step(game, decider, path, private=prompt.private and not split)
                 if reached is None:
                     await turns.show_out_of_date(interaction, "That choice is no longer available.")
                     return
                 lines += step_lines(game, table, decider, reached)
             if seat is not None and seat != decider and seat in prompt.others:
-                own = self._step(game, seat, ())
+                own = self._step(game, seat, (), private=True)
                 if own is not None:
                     button = prompt.others_label or "Act out of turn"
                     lines.append(f"\n**You may act now too** (press **{button}**):")
@@ -124,7 +129,7 @@ class HelpAnswers:
             if seat is None or seat not in prompt.deciders():
                 await reply(interaction, "It is not your decision right now.")
                 return
-            reached = self._step(game, seat, path)
+            reached = self._step(game, seat, path, private=True)
             if reached is None:
                 await turns.show_out_of_date(interaction, "That choice is no longer available.")
                 return
@@ -134,9 +139,10 @@ class HelpAnswers:
             await reply(interaction, text)
 
     @staticmethod
-    def _step(game: Game, player: str, path: tuple[int, ...]) -> Step | None:
-        """The step of ``player``'s choice at ``path`` (None if it leads nowhere now)."""
-        tree = ActionTree(game, player)
+    def _step(game: Game, player: str, path: tuple[int, ...], *, private: bool) -> Step | None:
+        """The step of ``player``'s choice at ``path`` on the public turn message or in their
+        private picker (the same trees the picker walks); None if it leads nowhere now."""
+        tree = choice_tree(game, player, private=private)
         if not tree:
             return None
         try:

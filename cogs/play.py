@@ -11,7 +11,7 @@ from bot.engine.core import Action, format_text, shorten
 from bot.tables import OutOfDate, Table, TableError
 from cogs import components as comp
 from cogs import labels
-from cogs.picker import ActionTree, StalePath, Step
+from cogs.picker import StalePath, Step, choice_tree, split_choices
 from cogs.replies import reply
 from cogs.turns import root_step
 
@@ -66,8 +66,11 @@ class Play:
         if scope == comp.PRIVATE and (seat is None or seat not in prompt.deciders()):
             await reply(interaction, "It is not your decision right now.")
             return
+        tree = choice_tree(table.game, seat, private=scope == comp.PRIVATE)
         try:
-            reached = ActionTree(table.game, seat).walk(path)
+            if tree is None:
+                raise StalePath()
+            reached = tree.walk(path)
         except StalePath:
             await turns.show_out_of_date(interaction, "That choice is no longer available.")
             return
@@ -92,6 +95,19 @@ class Play:
             "view": comp.private_view(table.record, step, page, words),
         }
 
+    def _next_private_step(self, table: Table, user: str) -> Step | None:
+        """The next private step of ``user`` when their next decision is private as a whole
+        (e.g. the next part of a trade being built): a private picker goes on instead of closing,
+        and a click on the turn message that leads there opens one."""
+        game = table.game
+        seat = table.seat_of(user)
+        prompt = game.prompt() if game is not None and game.result() is None else None
+        if prompt is None or seat is None or prompt.player != seat or not prompt.private:
+            return None
+        if split_choices(prompt, seat):
+            return None  # the public choices are on the turn message
+        return root_step(game, seat, private=True)
+
     async def open_private_picker(
         self, interaction: discord.Interaction, table_id: int, version: int, *, out_of_turn: bool
     ) -> None:
@@ -112,9 +128,13 @@ class Play:
             else:
                 await reply(interaction, "It is not your decision right now.")
             return
-        step = root_step(table.game, seat)
+        step = root_step(table.game, seat, private=True)
         if step is None:
-            await reply(interaction, "You have nothing to decide right now.")
+            if split_choices(prompt, seat):
+                label = prompt.secret_label or "Show my choices"
+                await reply(interaction, f"Nothing under **{label}** can be chosen right now.")
+            else:
+                await reply(interaction, "You have nothing to decide right now.")
             return
         picker = self.private_picker(table, seat, step)
         await reply(interaction, picker["content"], view=picker["view"])
@@ -152,11 +172,24 @@ class Play:
         except TableError as exc:
             await reply(interaction, str(exc))
             return
+        following_seat = outcome.table.seat_of(str(interaction.user.id)) or ""
         if not on_turn_message:
             notation = action if isinstance(action, str) else table.game.notation(action)  # type: ignore[union-attr]
             done = f"Done: `{shorten(' '.join(notation.split()))}`"
-            if component:  # the private picker the choice was made in
-                await interaction.edit_original_response(content=done, view=None)
+            if component:  # the private picker the choice was made in (it goes on if it may)
+                following = self._next_private_step(outcome.table, str(interaction.user.id))
+                if following is None:
+                    await interaction.edit_original_response(content=done, view=None)
+                else:
+                    picker = self.private_picker(outcome.table, following_seat, following)
+                    await interaction.edit_original_response(
+                        content=f"{done}\n{picker['content']}", view=picker["view"]
+                    )
             else:
                 await interaction.followup.send(done, ephemeral=True)
         await self.bot.ui.turns.show_outcome(outcome, interaction, on_turn_message=on_turn_message)
+        if on_turn_message and component:  # e.g. "trade Blue": the draft opens for them at once
+            following = self._next_private_step(outcome.table, str(interaction.user.id))
+            if following is not None:
+                picker = self.private_picker(outcome.table, following_seat, following)
+                await interaction.followup.send(picker["content"], view=picker["view"], ephemeral=True)

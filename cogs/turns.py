@@ -18,7 +18,7 @@ from bot.tables import Outcome, Table
 from cogs import components as comp
 from cogs import labels
 from cogs.catchup import catch_up_lines, final_lines
-from cogs.picker import ActionTree, Step
+from cogs.picker import Step, choice_tree, split_choices
 from cogs.replies import NO_MENTIONS, pinging, reply, send_public, trim
 
 if TYPE_CHECKING:
@@ -43,9 +43,10 @@ async def warm_boards() -> None:
     await asyncio.get_running_loop().run_in_executor(DRAWING, render.warm_up)
 
 
-def root_step(game: Game, player: str) -> Step | None:
-    """The first step of ``player``'s choice now, or None if they have nothing to choose."""
-    tree = ActionTree(game, player)
+def root_step(game: Game, player: str, *, private: bool = False) -> Step | None:
+    """The first step of ``player``'s choice now on the public turn message (or in their private
+    picker), or None if they have nothing to choose there."""
+    tree = choice_tree(game, player, private=private)
     if not tree:
         return None
     step = tree.walk(())
@@ -97,12 +98,23 @@ class TurnMessages:
         text = format_text(prompt.text, names)
         named = prompt.player is None or player_ref(prompt.player) in prompt.text
         line = f"▶ {text}" if named else f"▶ {names.get(prompt.player, prompt.player)}: {text}"
-        if prompt.private:
+        if prompt.private and prompt.player is not None and split_choices(prompt, prompt.player):
+            line += f" (**{prompt.secret_label or 'Show my choices'}**: shown to you alone)"
+        elif prompt.private:
             line += " (your choices are private: press **Show my choices**)"
         if prompt.others:
             who = ", ".join(names.get(p, p) for p in prompt.others)
             line += f"\n{prompt.others_label or 'Act out of turn'}: {who} may act now."
         return line
+
+    def _only_choice_lines(self, table: Table) -> list[str]:
+        """What the host played for players because it was their only choice (since the last
+        decision someone made)."""
+        names = table.names()
+        return [
+            f"⏩ Only one choice: `{notation}` (played for {names.get(seat, seat)})."
+            for seat, notation in table.record.meta.get("only_choice", [])
+        ]
 
     def _deadline_line(self, table: Table, prompt: Prompt) -> str:
         record = table.record
@@ -154,7 +166,8 @@ class TurnMessages:
             deadline = self._deadline_line(table, prompt)
             if deadline:
                 parts.append(deadline)
-            if step is None and prompt.player is not None and not prompt.private:
+            parts += self._only_choice_lines(table)
+            if step is None and prompt.player is not None:
                 step = root_step(game, prompt.player)
             words = labels.raw_words
             if prompt.player is not None and not prompt.private:

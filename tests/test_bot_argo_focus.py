@@ -13,6 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent / "argo"))
 import argo_board
 from argo_board import setup, where
 
+from cogs.picker import choice_tree
 from tests.driver import Driver, offered, open_table, press, put_game, random_policy, widgets
 
 BASE = {"N1": "Corridor-T NES", "N2": "Corridor-I NS", "N1E1": "Corridor-L SW", "E1": "Corridor-L NW"}
@@ -83,11 +84,13 @@ async def test_push_chain_step_by_step_with_cancel(world, simcord_bot, monkeypat
     await driver.choose("move Grunt N1")
     message = driver.message(turn.id)
     assert "full" in message.content
-    assert await options_of(simcord_bot, w, message) == ["push", "cancel"]
-    r = await press(simcord_bot, w.channel, w.alice, message, "push")
-    assert await options_of(simcord_bot, w, r.response) == ["N1E1", "WR", "↩ Back"]  # never back to N2
-    r = await w.alice.click(message, label="↩ Back")
-    r = await press(simcord_bot, w.channel, w.alice, message, "cancel")
+    # whom and where in one step (never back to N2)
+    assert (await options_of(simcord_bot, w, message)) == [
+        "push Yellow-Chief N1E1",
+        "push Yellow-Chief WR",
+        "cancel",
+    ]
+    await press(simcord_bot, w.channel, w.alice, message, "cancel")
     game = await live_game(simcord_bot, w)
     assert where(game, "Blue-Grunt") == "N2" and where(game, "Yellow-Chief") == "N1"
     await driver.choose("move Grunt N1")
@@ -106,9 +109,7 @@ async def test_teleport_destination_is_chosen(world, simcord_bot, monkeypatch):
     driver, turn = await position(w, simcord_bot, monkeypatch, TELE, astronauts={"Blue-Chief": "N1"})
     await driver.choose("move Chief N2")
     message = driver.message(turn.id)
-    assert await options_of(simcord_bot, w, message) == ["teleport", "cancel"]
-    r = await press(simcord_bot, w.channel, w.alice, message, "teleport")
-    assert await options_of(simcord_bot, w, r.response) == ["S2", "WR", "↩ Back"]
+    assert (await options_of(simcord_bot, w, message)) == ["teleport S2", "teleport WR", "cancel"]
     await driver.choose("teleport S2")
     assert where(await live_game(simcord_bot, w), "Blue-Chief") == "S2"
 
@@ -127,10 +128,9 @@ async def test_the_active_player_chooses_whom_an_alien_kills(world, simcord_bot,
     )
     await driver.choose("move Alien N1 N2")
     message = driver.message(turn.id)
-    assert await options_of(simcord_bot, w, message) == ["kill", "cancel"]
-    r = await press(simcord_bot, w.channel, w.alice, message, "kill")
-    assert sorted((await options_of(simcord_bot, w, r.response))[:2]) == ["Red-Chief", "Yellow-Pilot"]
-    r = await press(simcord_bot, w.channel, w.bob, driver.message(turn.id), "Yellow-Pilot")
+    assert sorted((await options_of(simcord_bot, w, message))[:2]) == ["kill Red-Chief", "kill Yellow-Pilot"]
+    assert (await options_of(simcord_bot, w, message))[2:] == ["cancel"]
+    r = await press(simcord_bot, w.channel, w.bob, driver.message(turn.id), "kill Yellow-Pilot")
     assert r.response.ephemeral and r.response.content.startswith("It is not your decision")
     await driver.choose("kill Yellow-Pilot")
     game = await live_game(simcord_bot, w)
@@ -141,12 +141,9 @@ async def test_the_active_player_chooses_whom_an_alien_kills(world, simcord_bot,
 async def test_the_pilot_announces_her_choice(world, simcord_bot, monkeypatch):
     w = world
     driver, turn = await position(w, simcord_bot, monkeypatch, PODS, astronauts={"Blue-Pilot": "N3"})
-    assert "Pilot" in await options_of(
-        simcord_bot, w, turn
-    )  # first round: only Moves, so the verb is skipped
-    r = await press(simcord_bot, w.channel, w.alice, turn, "Pilot")
-    r = await press(simcord_bot, w.channel, w.alice, turn, "N4")
-    assert {"stay", "leave", "relocate"} <= set(await options_of(simcord_bot, w, r.response))
+    choices = await options_of(simcord_bot, w, turn)  # every Move of the round fits one select
+    assert {"move Pilot N4 stay", "move Pilot N4 leave"} <= set(choices)
+    assert any(x.startswith("move Pilot N4 relocate ") for x in choices)
     await driver.choose("move Pilot N4 leave")
     game = await live_game(simcord_bot, w)
     assert where(game, "Blue-Pilot") == "escaped" and game.view(None)["players"][0]["score"] == 2
@@ -174,19 +171,22 @@ async def test_time_machine_interrupt_at_the_start_of_a_turn(world, simcord_bot,
     assert picker.ephemeral
     choices = await w.bob.autocomplete(w.channel, "argo timemachine", "action", "")
     assert "timemachine move Yellow-Pilot WR" in [c["value"] for c in choices]
-    await Driver(w.env, simcord_bot, w.channel, driver.actors, driver.policy)._reach(
-        w.bob,
-        picker,
-        ["timemachine", "move", "Yellow-Pilot", "WR"],
-        simcord_bot.host._cache[w.channel.id].record.version,
-    )
+    table = await simcord_bot.host.current(w.channel.id)
+    bob = str(w.bob.id)
+    tree = choice_tree(table.game, bob, private=True)
+    path = tree.path_to(table.game.parse(bob, "timemachine move Yellow-Pilot WR"))
+    await driver._reach(w.bob, picker, path, "e", table.record)
     assert picker.content.startswith("Done: `timemachine")
     game = await live_game(simcord_bot, w)
     assert where(game, "Yellow-Pilot") == "WR"
     assert game.prompt().player == str(w.alice.id) and game.view(None)["phase"] == "alien"
     message = driver.message((await simcord_bot.host.current(w.channel.id)).record.message_id)
     assert "Time Machine" in message.content  # the log line under the board
-    assert {"N2E1", "S2"} <= set(await options_of(simcord_bot, w, message))  # Blue resumes: which Alien
+    resumed = await options_of(
+        simcord_bot, w, message
+    )  # Blue resumes his Alien phase: which Alien, and where
+    assert any(x.startswith("move Alien N2E1 ") for x in resumed)
+    assert any(x.startswith("move Alien S2 ") for x in resumed)
 
 
 async def test_time_machine_between_two_actions_by_command(world, simcord_bot, monkeypatch):
@@ -280,14 +280,16 @@ async def test_out_of_date_components_and_restart_mid_turn(world, simcord_bot, m
         aliens=["N2E1", "S2"],
     )
     bob_picker = (await w.bob.click(turn, label="Time Machine")).response
-    r = await press(simcord_bot, w.channel, w.alice, turn, "S2")  # which Alien: a step, not yet an action
     new_bot = make_bot()
     await w.env.restart_bot(new_bot)
     await simcord_bot.close()
     driver.bot = new_bot
-    assert "S1" in await options_of(new_bot, w, driver.message(turn.id))  # still mid-choice: where to
-    await press(new_bot, w.channel, w.alice, driver.message(turn.id), "S1")
-    r = await w.bob.click(bob_picker, custom_id=widgets(bob_picker)[0].custom_id)  # now out of date
+    # Which Alien and where in one step; the message drawn before the restart still works.
+    assert "move Alien S2 S1" in (await options_of(new_bot, w, driver.message(turn.id)))
+    await press(new_bot, w.channel, w.alice, driver.message(turn.id), "move Alien S2 S1")
+    first = widgets(bob_picker)[0]  # an option of the select (the choices fill one menu)
+    assert first.value is not None
+    r = await w.bob.select(bob_picker, [first.value], custom_id=first.custom_id)
     assert r.response.ephemeral and r.response.content.startswith("That board is out of date.")
     assert r.response.attachments  # the current board comes with the refusal
     assert where(await live_game(new_bot, w), "Yellow-Pilot") == "N1"

@@ -74,18 +74,12 @@ async def pick(bot, w, actor, msg, option: str):
 
 async def choose(w, bot, actor, notation: str) -> None:
     """``actor`` reaches ``notation`` through the current turn message's components, opening
-    the private picker ("Show my choices" or the out-of-turn button) when the bot asks for it."""
+    the private picker ("Show my choices", "Use an Item" or the out-of-turn button) when the bot
+    asks for it."""
     driver = Driver(w.env, bot, w.channel, {}, None)
     table = await live(bot, w)
-    msg = driver.message(table.record.message_id)
-    prompt = table.game.prompt()
-    if str(actor.id) != prompt.player:
-        msg = (await actor.click(msg, label=prompt.others_label)).response
-        assert msg.ephemeral
-    elif prompt.private:
-        msg = (await actor.click(msg, label="Show my choices")).response
-        assert msg.ephemeral
-    await driver._reach(actor, msg, notation.split(), table.record.version)
+    seat = table.seat_of(str(actor.id))
+    await driver.take(seat, table.game.parse(seat, notation), actor)
     assert (await live(bot, w)).record.version != table.record.version, f"{notation!r} not applied"
 
 

@@ -25,9 +25,9 @@ from tests.test_bot_argoat_kit import (
 DIRECTIONS = ("N", "E", "S", "W")
 
 
-async def test_a_restart_after_a_partial_choice_keeps_the_turn_message_working(
-    world, simcord_bot, seeds, make_bot
-):
+async def test_a_restart_keeps_the_turn_message_working(world, simcord_bot, seeds, make_bot):
+    """The turn message offers whole moves ("move N": the steps fit one menu); drawn by the old
+    bot, it still works after a restart."""
     w = world
     players = [w.alice, w.bob, w.carol]
     await open_argoat(w, seeds, players, seed=1)
@@ -36,17 +36,15 @@ async def test_a_restart_after_a_partial_choice_keeps_the_turn_message_working(
     active = by_id[table.game.prompt().player]
     other = next(p for p in players if p is not active)
     turn = await turn_message(simcord_bot, w)
-    assert (await options(simcord_bot, w, turn))[:1] == ["move"]
-    await pick(simcord_bot, w, active, turn, "move")
-    assert "Choosing: **🚶 Move …** (`move`)" in turn.content
-    direction = next(option for option in await options(simcord_bot, w, turn) if option in DIRECTIONS)
+    moves = [label for label in (await options(simcord_bot, w, turn)) if label.split()[:1] == ["move"]]
+    assert moves and all(label.split()[-1] in DIRECTIONS for label in moves)
 
     new_bot = make_bot()
     await w.env.restart_bot(new_bot)
     await simcord_bot.close()
 
-    assert_refused(await pick(new_bot, w, other, turn, direction), active.mention)
-    await pick(new_bot, w, active, turn, direction)
+    assert_refused(await pick(new_bot, w, other, turn, moves[0]), active.mention)
+    await pick(new_bot, w, active, turn, moves[0])
     game = (await live(new_bot, w)).game
     at = seat_of(game, active)["at"]
     assert at != "0,0" and game.view(None)["movement"]["moved"]
@@ -62,21 +60,25 @@ async def test_a_restart_keeps_an_open_private_picker_working(
     game = build(monkeypatch, players)
     helpers.setup(game, str(w.alice.id), items=["water"])
     turn = await inject(simcord_bot, w, game, w.alice)
-    picker = (await w.alice.click(turn, label="Show my choices")).response
-    await pick(simcord_bot, w, w.alice, picker, "trade")
+    await pick(simcord_bot, w, w.alice, turn, "trade Blue")  # public: it names no Item
+    draft = await turn_message(simcord_bot, w)
+    picker = (await pick(simcord_bot, w, w.alice, draft, "Show my choices")).response
+    assert "trade give item Water" in (await options(simcord_bot, w, picker, w.alice))
 
     new_bot = make_bot()
     await w.env.restart_bot(new_bot)
     await simcord_bot.close()
 
-    await pick(new_bot, w, w.alice, picker, "Blue")
-    assert picker.content == "Done: `trade Blue`"
+    await pick(new_bot, w, w.alice, picker, "trade give item Water")
+    assert picker.content.startswith("Done: `trade give item Water`")
     game = (await live(new_bot, w)).game
     trade = game.view(None)["trade"]
     assert trade["to"] == str(w.bob.id) and trade["stage"] == "draft"
-    r = await w.alice.click(await turn_message(new_bot, w), label="Show my choices")
-    offered = await options(new_bot, w, r.response, w.alice)
-    assert "trade" in offered and "cancel" in offered
+    assert "trade propose" in (await options(new_bot, w, picker, w.alice)) and "cancel" in (
+        await options(new_bot, w, picker, w.alice)
+    )  # it went on
+    await pick(new_bot, w, w.alice, picker, "trade propose")
+    assert (await live(new_bot, w)).game.view(None)["trade"]["stage"] != "draft"
 
 
 @pytest.mark.parametrize("answer", ["accept", "withdraw"])

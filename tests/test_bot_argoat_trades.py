@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import tests.argoat.argoat_helpers as helpers
 from bot.engine.argoat.data import ITEM_BY_KEY
-from tests.driver import widgets
 from tests.test_bot_argoat_kit import (
     FOREST_MAP,
     assert_refused,
@@ -43,30 +42,34 @@ async def test_a_trade_built_in_the_private_picker_accepted_with_secrets_by_dm(
     helpers.marker(game, "0,3", a)
     turn = await inject(bot, w, game, w.alice)
 
-    # Alice holds an Item, so her choices are private: only "Show my choices" is public.
-    assert labels(turn) == ["Show my choices"]
+    # Alice holds an Item: she moves and trades from the public message; only using an Item
+    # is private ("Use an Item", shown whatever her Items can do, names none of them).
+    public = labels(turn)
+    assert "Use an Item" in public and "trade Blue" in public and "trade Green" in public
+    assert [label for label in public if label.startswith("move ")]  # a plain move: public
+    assert not [label for label in public if label.startswith("use")]
+    assert item_leaks(message_text(turn), {"staff", "book"}) == []
     version = (await live(bot, w)).record.version
-    assert_refused(await w.carol.click(turn, label="Show my choices"))
-    r = await w.alice.click(turn, label="Show my choices")
-    picker = r.response
-    assert picker.ephemeral and await options(bot, w, picker, w.alice) == ["move", "trade"]
-    assert labels(picker) == ["🚶 Move", "🤝 Trade"]
-    assert [x.label for x in widgets(picker) if x.custom_id.startswith("hp:")] == ["?"]
-    assert picker.id not in [m.id for m in w.channel.history(viewer=w.bob)]
-    await pick(bot, w, w.alice, picker, "trade")
-    assert await options(bot, w, picker, w.alice) == ["Blue", "Green", "↩ Back"]
-    assert labels(picker)[:2] == ["🤝 Trade with 🟦 Blue", "🤝 Trade with 🟩 Green"]
+    assert_refused(await pick(bot, w, w.carol, turn, "Use an Item"))
+    r = await pick(bot, w, w.alice, turn, "Use an Item")
+    assert r.response.ephemeral and r.response.id not in [m.id for m in w.channel.history(viewer=w.bob)]
+    assert r.response.content == "Nothing under **Use an Item** can be chosen right now."  # no Bleina
     assert (await live(bot, w)).record.version == version
-    await pick(bot, w, w.alice, picker, "Blue")
-    assert picker.content == "Done: `trade Blue`"
+    r = await pick(bot, w, w.alice, turn, "trade Blue")
+    assert (await live(bot, w)).record.version == version + 1
 
-    for part in (
-        "trade give fragment Sun",
-        "trade give explore 0,3",
-        "trade give item Staff",
-        "trade ask emerald",
-        "trade ask item",
-    ):
+    # The draft names Alice's Items: private. It opens for her at once (an ephemeral followup of
+    # her click), and the picker goes on from one part to the next.
+    current = await turn_message(bot, w)
+    assert labels(current) == ["Show my choices"], "the draft's options name Alice's Items"
+    [picker] = [f for f in r.followups if f.components]
+    assert picker.ephemeral and picker.id not in [m.id for m in w.channel.history(viewer=w.bob)]
+    assert "trade give item Staff" in labels(picker)
+    await w.alice.click(picker, label="trade give fragment Sun")
+    assert picker.content.startswith("Done: `trade give fragment Sun`\nOnly you see this.")
+    assert "trade give explore 0,3" in labels(picker) and "trade give fragment Sun" not in labels(picker)
+    await w.alice.click(picker, label="trade give explore 0,3")
+    for part in ("trade give item Staff", "trade ask emerald", "trade ask item"):
         await choose(w, bot, w.alice, part)
         current = await turn_message(bot, w)
         assert labels(current) == ["Show my choices"], "the draft's options name Alice's Items"
@@ -84,12 +87,9 @@ async def test_a_trade_built_in_the_private_picker_accepted_with_secrets_by_dm(
     assert_refused(await w.bob.click(offer, label="Withdraw"), start="That button is for the other players")
     assert (await live(bot, w)).record.version == version
     r = await w.bob.click(offer, label="Show my choices")
-    assert r.response.ephemeral and await options(bot, w, r.response, w.bob) == ["accept", "decline"]
+    assert r.response.ephemeral and (await options(bot, w, r.response, w.bob)) == ["accept Book", "decline"]
     assert r.response.id not in [m.id for m in w.channel.history(viewer=w.alice)]
-    await pick(bot, w, w.bob, r.response, "accept")
-    assert await options(bot, w, r.response, w.bob) == ["Book", "↩ Back"]
-    assert labels(r.response)[0] == "✅ Accept, handing over your Book of Wisdom"
-    await pick(bot, w, w.bob, r.response, "Book")
+    await pick(bot, w, w.bob, r.response, "accept Book")
     assert r.response.content == "Done: `accept Book`"
 
     # The public state changed...
@@ -189,15 +189,13 @@ async def test_an_answer_from_a_picker_opened_before_a_withdrawal_is_refused(
         await choose(w, bot, w.alice, part)
     offer = await turn_message(bot, w)
     bob_picker = (await w.bob.click(offer, label="Show my choices")).response
-    await pick(bot, w, w.bob, bob_picker, "accept")
-    assert await options(bot, w, bob_picker, w.bob) == ["Eye", "Flute", "↩ Back"]
-    eye = widgets(bob_picker)[0]
+    assert (await options(bot, w, bob_picker, w.bob)) == ["accept Eye", "accept Flute", "decline"]
     before = standing((await live(bot, w)).game)
     await choose(w, bot, w.alice, "withdraw")
     after = standing((await live(bot, w)).game)
     assert after == before
 
-    r = await w.bob.click(bob_picker, custom_id=eye.custom_id)  # out of date now
+    r = await pick(bot, w, w.bob, bob_picker, "accept Eye")
     assert r.response is not None and r.response.ephemeral
     assert r.response.content.startswith("That board is out of date")
     game = (await live(bot, w)).game

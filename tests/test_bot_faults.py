@@ -34,9 +34,8 @@ async def crafted_click(actor, message, custom_id: str, select_value: str | None
 async def test_a_click_whose_save_fails_is_answered_and_changes_nothing(world, simcord_bot):
     w = world
     turn = await start_game(w)
-    await w.alice.click(turn, label="take")
     await simcord_bot.host.store.sql("PRAGMA query_only = 1")
-    r = await w.alice.click(turn, label="2")
+    r = await w.alice.click(turn, label="take 2")
     assert any(NOT_SAVED in m.content for m in [r.response, *r.followups] if m is not None)
     r = await w.alice.slash(w.channel, "game play", action="take 1")
     assert NOT_SAVED in r.response.content
@@ -79,8 +78,7 @@ async def test_shutdown_waits_for_a_handler_that_is_still_updating_the_board(wor
         return await draw(view, previous)
 
     monkeypatch.setattr(cogs.turns, "board_file", slow_board)
-    await w.alice.click(turn, label="take")
-    await w.alice.click(turn, label="3")  # saved; the handler now waits on the board
+    await w.alice.click(turn, label="take 3")  # saved; the handler now waits on the board
     assert simcord_bot.in_flight.count == 1
     closing = asyncio.create_task(simcord_bot.close_tables())
     await asyncio.sleep(0)

@@ -29,10 +29,8 @@ async def test_a_whole_game_through_buttons(world, simcord_bot):
     moves = 0
     while True:
         player = order[moves % 2]
-        r = await player.click(turn, label="take")
-        assert r.response.id == turn.id and "Choosing: **take …**" in r.response.content
-        assert labels(r.response)[-1] == "↩ Back"
-        await player.click(turn, label="1")
+        assert labels(turn)[0] == "take 1"  # the choices fit one step: no "take" step first
+        await player.click(turn, label="take 1")
         moves += 1
         latest = w.channel.last_message
         if "Game over" in latest.content:
@@ -56,8 +54,10 @@ async def test_a_whole_game_through_buttons(world, simcord_bot):
 
 async def test_back_returns_to_the_first_step(world):
     w = world
-    turn = await start_game(w)
-    await w.alice.click(turn, label="take")
+    turn = await start_game(w, options="pile=60 maxtake=30")  # 31 choices: more than one select
+    assert labels(turn) == ["take", "peek"]
+    r = await w.alice.click(turn, label="take")
+    assert "Choosing: **take …**" in r.response.content and labels(r.response)[-1] == "↩ Back"
     r = await w.alice.click(turn, label="↩ Back")
     assert labels(r.response) == ["take", "peek"] and "Choosing" not in r.response.content
 
@@ -66,13 +66,13 @@ async def test_someone_else_clicking_is_told_it_is_not_their_decision(world, sim
     w = world
     turn = await start_game(w)
     before = (await simcord_bot.host.current(w.channel.id)).record
-    r = await w.bob.click(turn, label="take")
+    r = await w.bob.click(turn, label="take 1")
     assert_responded(r, ephemeral=True)
     assert r.response.content == f"It is not your decision. Waiting for {w.alice.mention}."
     r = await w.carol.click(turn, label="peek")
     assert r.response.ephemeral and r.response.content.startswith("It is not your decision")
     assert (await simcord_bot.host.current(w.channel.id)).record == before
-    assert labels(w.channel.last_message) == ["take", "peek"]
+    assert labels(w.channel.last_message) == ["take 1", "take 2", "take 3", "peek"]
 
 
 async def test_large_choices_become_a_paged_select(world, simcord_bot):
@@ -149,8 +149,7 @@ async def test_closed_dms_fall_back_to_a_notice_and_game_hand(world, simcord_bot
     r = await w.carol.slash(w.channel, "game hand")
     assert_responded(r, content="You are not playing at this table.", ephemeral=True)
     # the game goes on
-    await w.alice.click(w.channel.last_message, label="take")
-    await w.alice.click(w.channel.last_message, label="1")
+    await w.alice.click(w.channel.last_message, label="take 1")
     assert f"▶ {w.bob.mention}" in w.channel.last_message.content
 
 
@@ -162,11 +161,9 @@ async def test_private_choices_open_only_for_their_owner(world, simcord_bot):
     assert_responded(r, content="It is not your decision right now.", ephemeral=True)
     r = await w.alice.click(turn, label="Show my choices")
     picker = r.response
-    assert picker.ephemeral and labels(picker) == ["take", "peek"]
-    await w.alice.click(picker, label="take")
-    assert "Choosing: **take …**" in picker.content
-    await w.alice.click(picker, label="3")
-    assert picker.content == "Done: `take 3`" and picker.components == []
+    assert picker.ephemeral and labels(picker) == ["take 1", "take 2", "take 3", "peek"]
+    await w.alice.click(picker, label="take 3")
+    assert picker.content == "Done: `take 3`" and picker.components == []  # Bob decides next
     assert (await simcord_bot.host.current(w.channel.id)).game.to_json()["pile"] == 7
     assert f"▶ {w.bob.mention}" in w.channel.last_message.content
 
@@ -174,7 +171,7 @@ async def test_private_choices_open_only_for_their_owner(world, simcord_bot):
 async def test_out_of_turn_actions_and_out_of_date_pickers(world, simcord_bot):
     w = world
     turn = await start_game(w, options="cheer=yes")
-    assert labels(turn) == ["take", "peek", "Cheer"]
+    assert labels(turn) == ["take 1", "take 2", "take 3", "peek", "Cheer"]
     r = await w.alice.click(turn, label="Cheer")
     assert_responded(
         r, content="That button is for the other players; your choices are above.", ephemeral=True
@@ -185,8 +182,7 @@ async def test_out_of_turn_actions_and_out_of_date_pickers(world, simcord_bot):
     bob_picker = r.response
     assert bob_picker.ephemeral and labels(bob_picker) == ["cheer"]
     # Alice moves first: Bob's picker was drawn for an earlier state.
-    await w.alice.click(turn, label="take")
-    await w.alice.click(turn, label="1")
+    await w.alice.click(turn, label="take 1")
     r = await w.bob.click(bob_picker, label="cheer")
     assert r.response.ephemeral and r.response.content.startswith("That board is out of date.")
     assert "This is the current board" in r.response.content
@@ -202,7 +198,7 @@ async def test_out_of_turn_action_updates_the_turn_message(world, simcord_bot):
     assert r.response.content == "Done: `cheer`"
     turn = next(m for m in w.channel.history() if m.id == turn.id)
     assert f"{w.bob.mention} cheers." in turn.content and f"▶ {w.alice.mention}" in turn.content
-    await w.alice.click(turn, label="take")  # the refreshed components work
+    await w.alice.click(turn, label="take 1")  # the refreshed components work
 
 
 async def test_a_timed_out_turn_is_played_for_the_player(world, simcord_bot):
@@ -219,7 +215,7 @@ async def test_a_timed_out_turn_is_played_for_the_player(world, simcord_bot):
 @pytest.mark.parametrize("where", ["mid-step", "turn start"])
 async def test_restart_mid_turn_keeps_the_turn_message_working(world, simcord_bot, make_bot, where):
     w = world
-    turn = await start_game(w)
+    turn = await start_game(w, options="pile=60 maxtake=30")  # "take" is a step of its own
     if where == "mid-step":
         await w.alice.click(turn, label="take")
     new_bot = make_bot()
@@ -227,8 +223,8 @@ async def test_restart_mid_turn_keeps_the_turn_message_working(world, simcord_bo
     await simcord_bot.close()
     if where == "turn start":
         await w.alice.click(turn, label="take")
-    await w.alice.click(turn, label="2")
-    assert (await new_bot.host.current(w.channel.id)).game.to_json()["pile"] == 8
+    await w.alice.select(turn, ["1"])  # value 1 is the option index: "2"
+    assert (await new_bot.host.current(w.channel.id)).game.to_json()["pile"] == 58
     assert f"▶ {w.bob.mention}" in w.channel.last_message.content
 
 
@@ -236,7 +232,7 @@ async def test_board_reposts_the_turn_message(world, simcord_bot):
     w = world
     turn = await start_game(w)
     r = await w.bob.slash(w.channel, "game board")
-    assert not r.response.ephemeral and labels(r.response) == ["take", "peek"]
+    assert not r.response.ephemeral and labels(r.response) == ["take 1", "take 2", "take 3", "peek"]
     assert next(m for m in w.channel.history() if m.id == turn.id).components == []
     await w.alice.click(r.response, label="peek")
     assert (await simcord_bot.host.current(w.channel.id)).record.message_id == r.response.id

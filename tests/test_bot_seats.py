@@ -29,7 +29,7 @@ async def test_a_seat_handed_to_a_member_takes_its_secrets_along(world, simcord_
     r = await w.alice.slash(w.channel, "game hand")
     assert "not playing" in r.response.content
     turn = w.channel.last_message
-    r = await w.alice.click(turn, label="Show my choices")
+    r = await w.alice.click(turn, label="Use an Item")
     assert r.response.ephemeral and "not your decision" in r.response.content
     # the new one can, and what the seat learns now goes to them only
     before = len(dms(w.alice))
@@ -65,8 +65,7 @@ async def test_leaving_a_running_game_hands_the_seat_to_an_ai_after_confirming(w
     table = await simcord_bot.host.current(w.channel.id)
     assert table.holder_of(str(w.bob.id)) == "bot:normal" and table.seat_of(str(w.bob.id)) is None
     turn = w.channel.last_message
-    await w.alice.click(turn, label="take")
-    await w.alice.click(turn, label="1")  # alice plays; the AI answers for bob's seat by itself
+    await w.alice.click(turn, label="take 1")  # alice plays; the AI answers for bob's seat by itself
     table = await simcord_bot.host.current(w.channel.id)
     assert table.game.prompt().player == str(w.alice.id) and table.game.to_json()["pile"] < 29
 
@@ -106,8 +105,7 @@ async def test_the_turn_message_catches_up_on_two_opponents_full_turns(world, si
 async def test_the_end_ranks_every_player_offers_a_rematch_and_the_log_names_players(world, simcord_bot):
     w = world
     turn = await start_game(w, options="pile=3 maxtake=3")
-    await w.alice.click(turn, label="take")
-    await w.alice.click(turn, label="3")
+    await w.alice.click(turn, label="take 3")
     final = w.channel.last_message
     assert f"🥇 {w.alice.mention}: 3 points — winner" in final.content
     assert f"🥈 {w.bob.mention}: 0 points" in final.content

@@ -60,6 +60,11 @@ class Prompt:
     ``others_label`` names that chance for a button ("Time Machine").
     ``private`` means the decider's legal actions reveal that player's secrets (e.g. which
     Items they hold), so the UI shows them only to that player, never on a public message.
+    ``secret_verbs`` narrows that down for the main decider: when set, only the actions whose
+    notation begins with one of these verbs reveal a secret (e.g. ``use`` an Item); the others
+    may be shown publicly, and ``secret_label`` names the private choice for a button ("Use an
+    Item"). The UI must then offer that button whenever the prompt says so, whatever is usable,
+    so that the public message tells nothing the public view does not.
     ``timeout`` (seconds) asks the host to apply :data:`TIMEOUT` when nobody acts in time;
     consecutive prompts with the same non-empty ``timer_key`` share one running timeout (e.g. a
     wait that goes on while some of the awaited players answer).
@@ -72,6 +77,8 @@ class Prompt:
     timeout: int | None = None
     private: bool = False
     timer_key: str = ""
+    secret_verbs: tuple[str, ...] = ()
+    secret_label: str = ""
 
     def deciders(self) -> tuple[str, ...]:
         """Every player who may act at this moment, the main decider first."""

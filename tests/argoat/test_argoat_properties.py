@@ -129,6 +129,11 @@ def check_choices(game: ArgoatGame) -> None:
             for text in written:
                 assert not item_words(text), text
                 assert not FOREST_WORDS.search(text)
+        elif prompt.secret_verbs:  # split: what is offered in public names no secret either
+            for text in written:
+                if text.split()[0] not in prompt.secret_verbs:
+                    assert not item_words(text), text
+                    assert not FOREST_WORDS.search(text)
         for other in written:  # no option is a prefix of another (menus narrow token by token)
             assert not any(t != other and t.startswith(other + " ") for t in written)
     for player in game.players:

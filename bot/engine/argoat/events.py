@@ -14,7 +14,13 @@ def event(text: str, to: str | None = None, kind: str = "info", data: dict[str, 
 
 
 def prompt(
-    player: str | None, text: str, others: tuple[str, ...] = (), others_label: str = "", private: bool = False
+    player: str | None,
+    text: str,
+    others: tuple[str, ...] = (),
+    others_label: str = "",
+    private: bool = False,
+    secret_verbs: tuple[str, ...] = (),
+    secret_label: str = "",
 ) -> Prompt:
     """A :class:`Prompt` without a timeout."""
-    return Prompt(player, text, others, others_label, None, private)
+    return Prompt(player, text, others, others_label, None, private, "", secret_verbs, secret_label)

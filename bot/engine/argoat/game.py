@@ -236,7 +236,11 @@ class ArgoatGame(Game):
                 f"{who} is on {here} ({fmt(me.pos)}): move on if you can, trade or use "
                 f"Items, or end your turn to resolve {here}'s action."
             )
-        return make_prompt(me.id, text, private=bool(me.items))
+        if not me.items:
+            return make_prompt(me.id, text)
+        # Only using an Item names one: moves, trades and the end are chosen in public, and the
+        # Items in private. The button shows whenever Items are held (their number is public).
+        return make_prompt(me.id, text, private=True, secret_verbs=("use",), secret_label="Use an Item")
 
     def _make_prompt(self) -> Prompt | None:
         s = self._s
