@@ -106,7 +106,7 @@ async def test_closed_dms_tell_the_player_to_use_hand_and_the_game_goes_on(
     assert "Hollow" not in r.response.content and r.response.ephemeral
 
     # The game goes on: Alice moves from the public message and ends her turn; Bob plays next.
-    await w.alice.click(await turn_message(bot, w), label="move S")  # the Glittering Cave
+    await pick(bot, w, w.alice, await turn_message(bot, w), "move S")  # the Glittering Cave
     await choose(w, bot, w.alice, "end")
     table = await live(bot, w)
     assert table.game.prompt().player == str(w.bob.id)

@@ -241,11 +241,8 @@ async def test_board_reposts_the_turn_message(world, simcord_bot):
 async def test_the_final_ranking_says_1_point_in_the_singular(world, simcord_bot):
     w = world
     turn = await start_game(w, options="pile=2 maxtake=1")
-    await w.alice.click(turn, label="take")
-    await w.alice.click(turn, label="1")
-    turn = w.channel.last_message
-    await w.bob.click(turn, label="take")
-    await w.bob.click(turn, label="1")
+    await w.alice.click(turn, label="take 1")
+    await w.bob.click(w.channel.last_message, label="take 1")
     final = w.channel.last_message
     assert f"🥇 {w.bob.mention}: 1 point — winner" in final.content
     assert f"{w.alice.mention}: 1 point" in final.content and "1 points" not in final.content
