@@ -97,7 +97,7 @@ class Scheduler:
         for index, outcome in enumerate(merged):
             # Saved before the previous outcome posted its turn message: retire that one.
             record = outcome.table.record
-            current = await self.bot.host.current(record.channel_id)
+            current = await self.bot.host.latest(record.channel_id)  # finished: no longer current
             if current is not None and current.record.id == record.id:
                 outcome.table.record = record.evolve(message_id=current.record.message_id)
             await self.bot.ui.turns.show_outcome(outcome, mention=index == len(merged) - 1)
