@@ -341,7 +341,7 @@ class TableHost:
         """Public summaries of the last actions at the channel's current or latest table (up to
         the version of ``upto``, an earlier state of the current table, if given)."""
         table = await self.load(channel_id)
-        if upto is not None and table is not None and upto.record.version != table.record.version:
+        if upto is not None and (table is None or upto.record.version != table.record.version):
             return await self.store.recent_summaries(upto.record.id, limit, upto=upto.record.version)
         if table is not None:
             key = (table.record.id, table.record.version, limit)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import bot.ai
 import tests.argoat.argoat_helpers as helpers
 from bot.config import Settings
 from bot.engine.core import format_text
@@ -21,6 +22,8 @@ from tests.test_bot_argoat_kit import choose, inject, labels, live, public_messa
 
 HOUR = 3600
 SCHEDULER_SECONDS = 60
+SEARCH_ITERATIONS = 60
+"""About what a 0.05 s budget buys here."""
 
 
 @pytest.fixture
@@ -46,6 +49,18 @@ async def events(bot, table_id: int = 1) -> list[tuple[int, str, int | None, str
         "SELECT seq, actor, turn, summary FROM events WHERE table_id = ? ORDER BY seq", (table_id,)
     )
     return [tuple(row) for row in rows]
+
+
+@pytest.fixture
+def fixed_search(monkeypatch):
+    """Bots search a fixed number of iterations instead of a time budget: a seed then gives the
+    same whole game on every run, however busy the machine is."""
+    real = bot.ai.choose_action
+
+    def choose(game, player, *, level="normal", seed=0, budget_s=None):
+        return real(game, player, level=level, seed=seed, iterations=SEARCH_ITERATIONS)
+
+    monkeypatch.setattr(bot.ai, "choose_action", choose)  # the Thinker looks it up at each call
 
 
 # -- the lobby ------------------------------------------------------------------------------------
@@ -132,7 +147,7 @@ async def test_game_new_seats_bots_at_once_and_one_person_with_bots_can_start(wo
     ],
 )
 async def test_a_solo_table_is_played_to_the_end_and_every_bot_turn_is_shown(
-    world, simcord_bot, seeds, game, bots, seed, options
+    world, simcord_bot, seeds, fixed_search, game, bots, seed, options
 ):
     w = world
     seeds.value = seed
