@@ -372,9 +372,12 @@ class TableHost:
         record = await self.store.latest_table(channel_id)
         return self._table_of(record) if record is not None else None
 
-    async def history(self, channel_id: int, limit: int = 15) -> list[str]:
-        """Public summaries of the last actions at the channel's current or latest table."""
+    async def history(self, channel_id: int, limit: int = 15, upto: Table | None = None) -> list[str]:
+        """Public summaries of the last actions at the channel's current or latest table (up to
+        the version of ``upto``, an earlier state of the current table, if given)."""
         table = await self.load(channel_id)
+        if upto is not None and (table is None or upto.record.version != table.record.version):
+            return await self.store.recent_summaries(upto.record.id, limit, upto=upto.record.version)
         if table is not None:
             key = (table.record.id, table.record.version, limit)
             cached = self._history.get(channel_id)

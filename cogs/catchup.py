@@ -58,7 +58,7 @@ async def catch_up_lines(host: TableHost, table: Table, seat: str | None) -> lis
     """What the turn message shows before its prompt (see the module docstring)."""
     names = table.names()
     if seat is None:
-        lines = await host.history(table.record.channel_id, limit=RECENT_LINES)
+        lines = await host.history(table.record.channel_id, limit=RECENT_LINES, upto=table)
         return [f"• {format_text(line, names)}" for line in lines]
     groups = await host.since_last_decision(table, seat)
     named = [(turn, [format_text(line, names) for line in lines]) for turn, lines in groups]

@@ -95,6 +95,7 @@ class LobbyUI:
             await turns.edit_table_message(table, content=started, view=None)
         await turns.post(table, interaction, strip_previous=False)
         await self.bot.ui.private.deliver(outcome, interaction)
+        self.bot.scheduler.kick(table)  # a bot that plays first moves at once
 
     async def abandon_answer(self, interaction: discord.Interaction, confirmed: bool, table_id: int) -> None:
         """The host's answer to the abandon confirmation."""

@@ -33,6 +33,7 @@ def merge(outcomes: list[Outcome]) -> list[Outcome]:
                 turn_changed=outcome.turn_changed,
                 decider_changed=last.decider_changed or outcome.decider_changed,
                 note=last.note,
+                turn_before=last.turn_before,
             )
         else:
             merged.append(outcome)
@@ -85,12 +86,21 @@ class Scheduler:
             if isinstance(item, Outcome):
                 pending.append(item)
                 continue
-            for outcome in merge(pending):
-                await self.bot.ui.turns.show_outcome(outcome)
+            await self.show(pending)
             pending = []
             await self.notify(item)
-        for outcome in merge(pending):
-            await self.bot.ui.turns.show_outcome(outcome)
+        await self.show(pending)
+
+    async def show(self, outcomes: list[Outcome]) -> None:
+        """Show outcomes turn by turn; only the latest new turn message mentions who is awaited."""
+        merged = merge(outcomes)
+        for index, outcome in enumerate(merged):
+            # Saved before the previous outcome posted its turn message: retire that one.
+            record = outcome.table.record
+            current = await self.bot.host.latest(record.channel_id)  # finished: no longer current
+            if current is not None and current.record.id == record.id:
+                outcome.table.record = record.evolve(message_id=current.record.message_id)
+            await self.bot.ui.turns.show_outcome(outcome, mention=index == len(merged) - 1)
 
     async def notify(self, notice: Notice) -> None:
         """A reminder in the channel (and by DM), or the news that a clock ran out."""

@@ -265,6 +265,7 @@ class TurnMessages:
         interaction: discord.Interaction | None = None,
         *,
         on_turn_message: bool = False,
+        mention: bool = True,
     ) -> None:
         """Present what an action did, then deliver secrets by DM, then let the table go on
         (bots and clocks) if it is their moment.
@@ -274,7 +275,8 @@ class TurnMessages:
         turn message is edited in place.
 
         ``on_turn_message``: the interaction is a (deferred) click on the table's turn message,
-        so that message is updated through the interaction.
+        so that message is updated through the interaction. ``mention``: a new turn message
+        notifies who is awaited (not when later outcomes follow at once).
         """
         table = outcome.table
         if outcome.note:
@@ -288,7 +290,7 @@ class TurnMessages:
                 await interaction.edit_original_response(**retired)
             else:
                 await self.edit_table_message(table, **retired)
-            await self.post(table, interaction, strip_previous=False)
+            await self.post(table, interaction, mention=mention, strip_previous=False)
         elif on_turn_message and interaction is not None:
             await interaction.edit_original_response(**await self.payload(table))
         else:
