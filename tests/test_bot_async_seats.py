@@ -33,8 +33,7 @@ async def test_game_turns_in_a_dm_lists_the_tables_of_every_server(world):
     lobby = (await bob_there.slash(far, "game new", game="Pebbles")).response
     await alice_there.click(lobby, label="Join")
     await bob_there.click(lobby, label="Start")
-    await bob_there.click(far.last_message, label="take")
-    await bob_there.click(far.last_message, label="1")  # now alice's decision there too
+    await bob_there.click(far.last_message, label="take 1")  # now alice's decision there too
     r = await w.alice.slash(w.channel, "game turns")
     assert f"<#{w.channel.id}>" in r.response.content and f"<#{far.id}>" not in r.response.content
     r = await w.alice.user.slash("game turns")

@@ -260,8 +260,7 @@ async def test_a_restart_while_a_bot_is_thinking_plays_its_move_once_afterwards(
 
     simcord_bot.thinker.choose = slow
     turn = w.channel.last_message
-    await w.alice.click(turn, label="take")
-    await w.alice.click(turn, label="2")
+    await w.alice.click(turn, label="take 2")
     table = await live(simcord_bot, w)
     assert thinking == ["bot:1"] and table.game.prompt().player == "bot:1"
     assert table.record.deadline is not None and table.record.deadline <= w.env.now()  # due now
