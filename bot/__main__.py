@@ -12,14 +12,15 @@ import discord
 
 from bot.app import create_bot
 from bot.config import ConfigError, Settings, setup_logging
-from bot.store import Store, StoreError
+from bot.store import StoreError, open_store
+from bot.store.postgres import redact
 
 log = logging.getLogger("bot")
 
 
 async def run(settings: Settings) -> None:
     """Open the database, then run the bot; a SIGTERM or SIGINT closes it cleanly."""
-    store = await Store.open(settings.database_path)
+    store = await open_store(settings.database)
     bot = create_bot(settings, store=store)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -37,7 +38,9 @@ def main() -> int:
         print(f"Configuration error: {exc}", file=sys.stderr)
         return 2
     setup_logging(settings.log_level, secrets=(settings.token,))
-    log.info("starting with database %s", settings.database_path)
+    log.info("starting with database %s", redact(str(settings.database)))
+    if settings.shards is not None:
+        log.info("running shards %s of %d", settings.shards[1], settings.shards[0])
     try:
         asyncio.run(run(settings))
     except StoreError as exc:
