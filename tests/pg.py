@@ -104,7 +104,17 @@ def start() -> Server:
         "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
     )
     done = server._run(
-        "pg_ctl", "-D", str(folder / "data"), "-l", str(folder / "log"), "-o", options, "-w", "-t", "60", "start"
+        "pg_ctl",
+        "-D",
+        str(folder / "data"),
+        "-l",
+        str(folder / "log"),
+        "-o",
+        options,
+        "-w",
+        "-t",
+        "60",
+        "start",
     )
     if done.returncode != 0:
         log = ""
