@@ -1,4 +1,5 @@
-"""``python -m bot``: load settings, then run the bot until stopped (Ctrl-C or SIGTERM)."""
+"""``python -m bot``: load settings, then run the bot until stopped (Ctrl-C or SIGTERM).
+``python -m bot migrate --to postgresql://…`` copies the SQLite database into PostgreSQL."""
 
 from __future__ import annotations
 
@@ -30,8 +31,13 @@ async def run(settings: Settings) -> None:
     log.info("stopped")
 
 
-def main() -> int:
-    """Entry point; returns the process exit status."""
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the process exit status (``migrate …``: see ``bot.migrate``)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["migrate"]:
+        from bot import migrate
+
+        return migrate.main(argv[1:])
     try:
         settings = Settings.load()
     except ConfigError as exc:
