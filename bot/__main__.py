@@ -1,4 +1,5 @@
-"""``python -m bot``: load settings, then run the bot until stopped (Ctrl-C or SIGTERM)."""
+"""``python -m bot``: load settings, then run the bot until stopped (Ctrl-C or SIGTERM).
+``python -m bot migrate --to postgresql://…`` copies the SQLite database into PostgreSQL."""
 
 from __future__ import annotations
 
@@ -12,14 +13,15 @@ import discord
 
 from bot.app import create_bot
 from bot.config import ConfigError, Settings, setup_logging
-from bot.store import Store, StoreError
+from bot.store import StoreError, open_store
+from bot.store.postgres import redact
 
 log = logging.getLogger("bot")
 
 
 async def run(settings: Settings) -> None:
     """Open the database, then run the bot; a SIGTERM or SIGINT closes it cleanly."""
-    store = await Store.open(settings.database_path)
+    store = await open_store(settings.database)
     bot = create_bot(settings, store=store)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -29,15 +31,22 @@ async def run(settings: Settings) -> None:
     log.info("stopped")
 
 
-def main() -> int:
-    """Entry point; returns the process exit status."""
+def main(argv: list[str] | None = None) -> int:
+    """Entry point; returns the process exit status (``migrate …``: see ``bot.migrate``)."""
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["migrate"]:
+        from bot import migrate
+
+        return migrate.main(argv[1:])
     try:
         settings = Settings.load()
     except ConfigError as exc:
         print(f"Configuration error: {exc}", file=sys.stderr)
         return 2
     setup_logging(settings.log_level, secrets=(settings.token,))
-    log.info("starting with database %s", settings.database_path)
+    log.info("starting with database %s", redact(str(settings.database)))
+    if settings.shards is not None:
+        log.info("running shards %s of %d", settings.shards[1], settings.shards[0])
     try:
         asyncio.run(run(settings))
     except StoreError as exc:

@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.engine.core import Game
 from bot.engine.registry import GameRegistry, discover
-from bot.store import Store
+from bot.store import AnyStore, open_store
 from bot.tables import TableHost
 from bot.tending import Tender
 from bot.thinking import Thinker
@@ -67,13 +67,17 @@ class TableBot(commands.Bot):
         settings: Settings,
         games: Iterable[type[Game]],
         seeder: Callable[[], int] | None = None,
-        store: Store | None = None,
+        store: AnyStore | None = None,
     ) -> None:
+        sharding = {}
+        if settings.shards is not None:  # an AutoShardedBot (ShardedTableBot) running these shards
+            sharding = {"shard_count": settings.shards[0], "shard_ids": list(settings.shards[1])}
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
+            **sharding,
         )
         from cogs.schedule import Scheduler
         from cogs.ui import TableUI
@@ -96,13 +100,14 @@ class TableBot(commands.Bot):
         from cogs.shortcuts import shortcut_groups
         from cogs.turns import warm_boards
 
-        store = self._store or await Store.open(self.settings.database_path)
+        store = self._store or await open_store(self.settings.database)
         seeding = {"seeder": self._seeder} if self._seeder is not None else {}
         self.host = TableHost(
             store,
             self.registry,
             clock=discord.utils.utcnow,
             cache_size=self.settings.table_cache,
+            shards=self.settings.shards,
             **seeding,
         )
         self.tender = Tender(self.host, self.thinker)
@@ -153,18 +158,25 @@ class TableBot(commands.Bot):
             pass
 
 
+class ShardedTableBot(TableBot, commands.AutoShardedBot):
+    """The bot as one of several processes: an AutoShardedBot running the shards of
+    ``settings.shard_ids`` out of ``settings.shard_count``, over a shared (PostgreSQL) store."""
+
+
 def create_bot(
     settings: Settings,
     *,
     games: Iterable[type[Game]] | None = None,
     seeder: Callable[[], int] | None = None,
-    store: Store | None = None,
+    store: AnyStore | None = None,
 ) -> TableBot:
     """A ready-to-start bot for ``settings``.
 
     ``games`` defaults to every shipped game; ``seeder`` (default: a secure random source) picks
     each new table's seed — tests pass a fixed one to get reproducible games. ``store`` is an
     already opened database (``python -m bot`` opens it first to fail fast); by default the
-    bot opens ``settings.database_path`` in ``setup_hook``.
+    bot opens ``settings.database`` in ``setup_hook``. With SHARD_COUNT set the bot is a
+    :class:`ShardedTableBot`, and its scheduler tends only the tables of its own shards.
     """
-    return TableBot(settings, discover() if games is None else games, seeder, store)
+    kind = ShardedTableBot if settings.shards is not None else TableBot
+    return kind(settings, discover() if games is None else games, seeder, store)

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
@@ -36,13 +37,34 @@ class Settings:
     """Seconds every bot decision may take, whatever its level (None: each level's own budget)."""
     scheduler_seconds: float = 10.0
     """How often the bot looks for due clocks, reminders and timeouts."""
+    database_url: str | None = None
+    """``postgresql://…`` or ``sqlite:///path`` (DATABASE_URL); None: the SQLite file at
+    ``database_path``."""
+    shard_count: int | None = None
+    """Discord shards of the whole bot (SHARD_COUNT); None: one process, no sharding."""
+    shard_ids: tuple[int, ...] | None = None
+    """The shards this process runs (SHARD_IDS; default: all of them)."""
+
+    @property
+    def database(self) -> str | Path:
+        """What to open: the DATABASE_URL, else the SQLite file."""
+        return self.database_url or self.database_path
+
+    @property
+    def shards(self) -> tuple[int, tuple[int, ...]] | None:
+        """``(shard_count, shard_ids)`` of this process, or None when not sharded."""
+        if self.shard_count is None:
+            return None
+        return self.shard_count, self.shard_ids or tuple(range(self.shard_count))
 
     def __repr__(self) -> str:  # never show the token in logs or tracebacks
         return (
             f"Settings(token='***', database_path={str(self.database_path)!r}, "
             f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
             f"table_cache={self.table_cache!r}, ai_workers={self.ai_workers!r}, "
-            f"ai_budget={self.ai_budget!r}, scheduler_seconds={self.scheduler_seconds!r})"
+            f"ai_budget={self.ai_budget!r}, scheduler_seconds={self.scheduler_seconds!r}, "
+            f"database_url={_redacted(self.database_url)!r}, shard_count={self.shard_count!r}, "
+            f"shard_ids={self.shard_ids!r})"
         )
 
     @classmethod
@@ -103,6 +125,22 @@ class Settings:
                     "AI_BUDGET must be seconds per bot decision, more than 0 and at most 60, "
                     f"not {raw_budget!r}."
                 )
+        database_url = _database_url(values.get("DATABASE_URL", "").strip())
+        if database_url is not None and database_url.startswith("sqlite:///"):
+            database_path = Path(database_url.removeprefix("sqlite:///"))
+            database_url = None
+        shard_count, shard_ids = _shards(
+            values.get("SHARD_COUNT", "").strip(), values.get("SHARD_IDS", "").strip()
+        )
+        if (
+            shard_count is not None
+            and database_url is None
+            and len(shard_ids or range(shard_count)) < shard_count
+        ):
+            raise ConfigError(
+                "SHARD_IDS runs only some shards, so other processes run the rest: they must share "
+                "a PostgreSQL database (set DATABASE_URL=postgresql://…; SQLite is for one process)."
+            )
         return cls(
             token,
             database_path,
@@ -111,7 +149,70 @@ class Settings:
             table_cache,
             ai_workers=ai_workers,
             ai_budget=ai_budget,
+            database_url=database_url,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
+
+
+def _redacted(url: str | None) -> str | None:
+    """A database URL without its password."""
+    if url is None:
+        return None
+    from bot.store.postgres import redact
+
+    return redact(url)
+
+
+def _database_url(raw: str) -> str | None:
+    """DATABASE_URL checked: ``sqlite:///path`` or ``postgresql://…``; None if empty."""
+    if not raw:
+        return None
+    if raw.startswith("sqlite:///") and len(raw) > len("sqlite:///"):
+        return raw
+    if raw.startswith(("postgresql://", "postgres://")):
+        try:
+            parts = urlsplit(raw)
+            parts.port  # noqa: B018  (raises ValueError for a port that is not a number)
+        except ValueError as exc:
+            raise ConfigError(f"DATABASE_URL is not a valid PostgreSQL URL: {exc}.") from None
+        if parts.hostname is None and "host=" not in parts.query:
+            raise ConfigError(
+                "DATABASE_URL names no server: use postgresql://user:password@host:5432/dbname."
+            )
+        return raw
+    shown = _redacted(raw) if "@" in raw else raw
+    raise ConfigError(
+        f"DATABASE_URL must be sqlite:///path/to/games.db or postgresql://user:password@host/dbname, "
+        f"not {shown!r}."
+    )
+
+
+def _shards(raw_count: str, raw_ids: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT and SHARD_IDS (``0-3``, ``0,2``, ``0-1,4``) checked."""
+    if not raw_count:
+        if raw_ids:
+            raise ConfigError("SHARD_IDS needs SHARD_COUNT (the number of shards of the whole bot).")
+        return None, None
+    if not raw_count.isdigit() or int(raw_count) < 1:
+        raise ConfigError(f"SHARD_COUNT must be a whole number of shards (1 or more), not {raw_count!r}.")
+    count = int(raw_count)
+    if not raw_ids:
+        return count, None
+    ids: set[int] = set()
+    for part in raw_ids.replace(" ", "").split(","):
+        low, dash, high = part.partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise ConfigError(f"SHARD_IDS must look like 0-3 or 0,2 (shard numbers), not {raw_ids!r}.")
+        first, last = int(low), int(high) if dash else int(low)
+        if first > last:
+            raise ConfigError(f"SHARD_IDS has a backwards range {part!r}.")
+        ids.update(range(first, last + 1))
+    if max(ids) >= count:
+        raise ConfigError(
+            f"SHARD_IDS {raw_ids!r} names shard {max(ids)}, but SHARD_COUNT={count} has shards 0-{count - 1}."
+        )
+    return count, tuple(sorted(ids))
 
 
 QUIET_AT_DEBUG = ("discord.http", "discord.gateway", "discord.webhook", "discord.state")

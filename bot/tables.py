@@ -27,7 +27,7 @@ from bot.engine.core import (
     with_article,
 )
 from bot.engine.registry import GameRegistry
-from bot.store import ABANDONED, FINISHED, LOBBY, PLAYING, Store, StoreConflict, StoreError, TableRecord
+from bot.store import ABANDONED, FINISHED, LOBBY, PLAYING, AnyStore, StoreConflict, StoreError, TableRecord
 
 log = logging.getLogger(__name__)
 
@@ -143,19 +143,71 @@ def _turn(game: Game) -> int | None:
     return number if isinstance(number, int) else None
 
 
+class ChannelLock:
+    """A channel's lock: the process's own ``asyncio.Lock``, then, on a shared store, the store's
+    database lock of the channel's table, so that processes apply actions one at a time too."""
+
+    def __init__(self, host: TableHost, channel_id: int, local: asyncio.Lock) -> None:
+        self._host = host
+        self._channel_id = channel_id
+        self._local = local
+        self._held: Any = None
+
+    def locked(self) -> bool:
+        return self._local.locked()
+
+    async def acquire(self) -> bool:
+        await self._local.acquire()
+        if not self._host.store.shared:
+            return True
+        try:
+            held = self._host.store.table_lock(self._channel_id)
+            await held.__aenter__()
+        except BaseException:
+            self._local.release()
+            raise
+        self._held = held
+        return True
+
+    async def _release_held(self, exc: BaseException | None = None) -> None:
+        held, self._held = self._held, None
+        try:
+            if held is not None:
+                await held.__aexit__(type(exc) if exc else None, exc, exc.__traceback__ if exc else None)
+        finally:
+            self._local.release()
+
+    def release(self) -> None:
+        """Release a lock taken with :meth:`acquire` outside ``async with`` (local lock only)."""
+        assert self._held is None, "a database lock is released by leaving `async with`"
+        self._local.release()
+
+    async def __aenter__(self) -> None:
+        await self.acquire()
+
+    async def __aexit__(self, *exc_info: Any) -> None:
+        if self._held is None:
+            self._local.release()
+        else:
+            await self._release_held(exc_info[1])
+
+
 class TableHost:
     """Owns every table: one lock per channel, a cache of live games, the store behind them."""
 
     def __init__(
         self,
-        store: Store,
+        store: AnyStore,
         registry: GameRegistry,
         *,
         clock: Callable[[], datetime],
         seeder: Callable[[], int] = lambda: secrets.randbits(63),
         cache_size: int = DEFAULT_CACHE_SIZE,
+        shards: tuple[int, tuple[int, ...]] | None = None,
     ) -> None:
         self.store = store
+        self.shards = shards
+        """``(shard_count, shard_ids)``: this process tends only its shards' tables (None: all)."""
         self.registry = registry
         self._clock = clock
         self._seeder = seeder
@@ -175,12 +227,23 @@ class TableHost:
 
     # -- plumbing -----------------------------------------------------------------------------
 
-    def lock(self, channel_id: int) -> asyncio.Lock:
-        """The channel's lock (every change to its table is made while holding it)."""
+    def lock(self, channel_id: int) -> ChannelLock:
+        """The channel's lock (every change to its table is made while holding it); on a shared
+        store it is also held in the database, across processes (see :class:`ChannelLock`)."""
         lock = self._locks.get(channel_id)
         if lock is None:
             lock = self._locks[channel_id] = asyncio.Lock()
-        return lock
+        return ChannelLock(self, channel_id, lock)
+
+    async def _check_cached(self, channel_id: int) -> None:
+        """Drop the cached table if the stored one moved on (another process wrote it)."""
+        cached = self._cache.get(channel_id)
+        if cached is None:
+            return
+        stored = await self.store.revision(cached.record.id)
+        if stored != (cached.record.rev, cached.record.message_id):
+            log.info("table #%s changed in another process: reloading it", cached.record.id)
+            self._forget(channel_id)
 
     def _remember(self, table: Table) -> None:
         """Keep an open table in the cache (most recently used last), evicting the oldest."""
@@ -208,7 +271,10 @@ class TableHost:
         return game_cls
 
     async def load(self, channel_id: int) -> Table | None:
-        """The channel's open table (from the cache, else the store), or None."""
+        """The channel's open table (from the cache, else the store), or None. On a shared store a
+        cached table that another process changed meanwhile is reloaded, never overwritten."""
+        if self.store.shared and channel_id in self._cache:
+            await self._check_cached(channel_id)
         cached = self._cache.get(channel_id)
         if cached is not None:
             self._cache.move_to_end(channel_id)
@@ -275,6 +341,9 @@ class TableHost:
         except StoreError:
             self._forget(record.channel_id)
             raise TableError(NOT_SAVED) from None
+        except StoreConflict:
+            self._forget(record.channel_id)  # written meanwhile (by another process): reload
+            raise OutOfDate("That board is out of date.") from None
         except BaseException:
             self._forget(record.channel_id)
             raise
@@ -833,10 +902,12 @@ class TableHost:
         return await self.save_meta(table, new)
 
     async def due(self) -> list[TableRecord]:
-        """Playing tables whose next deadline has come."""
+        """Playing tables whose next deadline has come (of this process's shards, if sharded)."""
         if self._closing:
             return []
-        return await self.store.due_tables(self._clock())
+        if self.shards is None:
+            return await self.store.due_tables(self._clock())
+        return await self.store.due_tables(self._clock(), shards=self.shards)
 
     async def set_message(self, table: Table, message_id: int | None) -> None:
         """Remember the channel message that currently shows this table (best effort: a failed

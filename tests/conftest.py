@@ -12,6 +12,7 @@ from hypothesis import settings as hypothesis_settings
 from bot.app import create_bot
 from bot.config import Settings
 from bot.engine.registry import discover
+from tests import pg
 from tests.pebbles import Pebbles
 
 GAMES = [*discover(), Pebbles]
@@ -20,6 +21,32 @@ GAMES = [*discover(), Pebbles]
 # (Engine authors ran many more random games by hand; see the rules tests.)
 hypothesis_settings.register_profile("repeatable", derandomize=True, database=None)
 hypothesis_settings.load_profile("repeatable")
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A real PostgreSQL server for the whole session (see tests/pg.py). If none can be started,
+    every test that needs it fails with the reason; none is skipped."""
+    try:
+        server = pg.start()
+    except pg.NoServer as exc:
+        pytest.fail(f"these tests need a PostgreSQL server, and none could be started: {exc}", pytrace=False)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server) -> str:
+    """The URL of a fresh, empty database on the session's server."""
+    return pg_server.database()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_url(request, tmp_path: Path) -> str:
+    """Where a store lives, once per backend: a SQLite file path, then a PostgreSQL URL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "data" / "games.db")
+    return request.getfixturevalue("pg_url")
 
 
 @pytest.fixture

@@ -8,10 +8,11 @@ on the one connection without interleaving their transactions.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
@@ -189,6 +190,9 @@ def _keep_seat_view(conn: sqlite3.Connection, table_id: int, seat: str, turn: in
 class SqliteStore:
     """The bot's SQLite database: open with :meth:`open`, close with :meth:`close`."""
 
+    shared = False
+    """One process uses this file (the host may trust its cached games)."""
+
     def __init__(self, conn: sqlite3.Connection, path: Path, thread: ThreadPoolExecutor) -> None:
         self._conn = conn
         self.path = path
@@ -233,6 +237,12 @@ class SqliteStore:
             await asyncio.get_running_loop().run_in_executor(self._thread, self._conn.close)
         finally:
             self._thread.shutdown(wait=False)
+
+    @contextlib.asynccontextmanager
+    async def table_lock(self, channel_id: int) -> AsyncIterator[None]:
+        """The database lock of the channel's table while an action is applied: nothing to do
+        here, one process owns the file and its host already serialises each channel."""
+        yield
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         if self._closed:
@@ -425,6 +435,12 @@ class SqliteStore:
         rows = await self.sql(f"SELECT {_COLUMNS} FROM tables {query}", params)
         return [_record(r) for r in rows]
 
+    async def revision(self, table_id: int) -> tuple[int, int | None] | None:
+        """``(rev, message_id)`` of the stored table, or None: how a process tells whether its
+        cached copy is still the stored one."""
+        rows = await self.sql("SELECT rev, message_id FROM tables WHERE id = ?", (table_id,))
+        return (rows[0][0], rows[0][1]) if rows else None
+
     async def get_table(self, table_id: int) -> TableRecord | None:
         """The table with this id, or None."""
         found = await self._records("WHERE id = ?", (table_id,))
@@ -446,12 +462,19 @@ class SqliteStore:
             return await self._records("ORDER BY id")
         return await self._records("WHERE channel_id = ? ORDER BY id", (channel_id,))
 
-    async def due_tables(self, now: datetime) -> list[TableRecord]:
-        """Playing tables whose deadline has passed, the most overdue first."""
-        return await self._records(
-            "WHERE deadline IS NOT NULL AND deadline <= ? AND status = 'playing' ORDER BY deadline",
-            (now.isoformat(),),
-        )
+    async def due_tables(
+        self, now: datetime, *, shards: tuple[int, tuple[int, ...]] | None = None
+    ) -> list[TableRecord]:
+        """Playing tables whose deadline has passed, the most overdue first. ``shards``
+        ``(shard_count, shard_ids)``: only tables whose guild is on one of those shards
+        (``(guild_id >> 22) % shard_count``; a table without a guild is on shard 0)."""
+        query = "WHERE deadline IS NOT NULL AND deadline <= ? AND status = 'playing'"
+        params: tuple[Any, ...] = (now.isoformat(),)
+        if shards is not None:
+            marks = ", ".join("?" * len(shards[1])) or "NULL"
+            query += f" AND COALESCE((guild_id >> 22) % ?, 0) IN ({marks})"
+            params += (shards[0], *shards[1])
+        return await self._records(query + " ORDER BY deadline", params)
 
     async def awaiting(self, user_id: str, guild_id: int | None = None) -> list[TableRecord]:
         """Playing tables waiting for ``user_id`` (on one server if ``guild_id`` is given)."""

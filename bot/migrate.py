@@ -1,0 +1,202 @@
+"""``python -m bot migrate --to postgresql://…``: copy the SQLite database into PostgreSQL.
+
+Every table row, its whole event log and the seats' last boards are copied with their ids, in one
+PostgreSQL transaction that is committed only if the rows read back from PostgreSQL have the same
+counts and the same checksums as the SQLite rows. A target that already holds any table, event or
+seat board is refused, so a migration never mixes two bots' data. Stop the bot first.
+
+Exit status: 0 copied and verified, 2 refused (target not empty, bad source, checksums differ),
+1 a database that cannot be reached.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from dotenv import dotenv_values
+
+from bot.config import DEFAULT_DATABASE_PATH
+from bot.store import PostgresStore, SqliteStore, StoreError, is_postgres, sqlite_path
+from bot.store.postgres import redact
+
+COPIED: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
+    # name: (columns, timestamp columns, order)
+    "tables": (
+        (
+            "id",
+            "guild_id",
+            "channel_id",
+            "game",
+            "status",
+            "host_id",
+            "seats",
+            "options",
+            "seed",
+            "state",
+            "version",
+            "message_id",
+            "deadline",
+            "created_at",
+            "updated_at",
+            "meta",
+            "awaiting",
+            "rev",
+        ),
+        ("deadline", "created_at", "updated_at"),
+        "id",
+    ),
+    "events": (
+        ("table_id", "seq", "channel_id", "actor", "action", "summary", "at", "turn"),
+        ("at",),
+        "table_id, seq",
+    ),
+    "seat_views": (
+        ("table_id", "seat", "latest_turn", "latest", "prior_turn", "prior"),
+        (),
+        "table_id, seat",
+    ),
+}
+"""Every persisted table of the schema (``schema_version`` is the target's own)."""
+
+
+class MigrationError(Exception):
+    """The migration was refused or failed; nothing was written. ``exit_status`` says how."""
+
+    def __init__(self, text: str, exit_status: int = 2) -> None:
+        super().__init__(text)
+        self.exit_status = exit_status
+
+
+def _moment(value: Any) -> datetime | None:
+    """A stored time as an aware datetime (SQLite keeps ISO text, PostgreSQL timestamptz)."""
+    if value is None:
+        return None
+    moment = datetime.fromisoformat(value) if isinstance(value, str) else value
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _canonical(row: Sequence[Any], columns: Sequence[str], times: Sequence[str]) -> tuple[Any, ...]:
+    """A row as both backends must agree on it: times as UTC instants, everything else as is."""
+    return tuple(
+        (m.astimezone(UTC).isoformat() if (m := _moment(v)) is not None else None) if c in times else v
+        for c, v in zip(columns, row, strict=True)
+    )
+
+
+def checksum(rows: Iterable[tuple[Any, ...]]) -> str:
+    """SHA-256 over the canonical rows in order."""
+    digest = hashlib.sha256()
+    for row in rows:
+        digest.update(repr(row).encode())
+        digest.update(b"\n")
+    return digest.hexdigest()
+
+
+async def _read_sqlite(source: SqliteStore) -> dict[str, list[tuple[Any, ...]]]:
+    found = {}
+    for name, (columns, times, order) in COPIED.items():
+        rows = await source.sql(f"SELECT {', '.join(columns)} FROM {name} ORDER BY {order}")
+        found[name] = [_canonical(r, columns, times) for r in rows]
+    return found
+
+
+async def copy(source: SqliteStore, target: PostgresStore) -> dict[str, tuple[int, str]]:
+    """Copy every row of ``source`` into the empty ``target`` and verify it; returns
+    ``{table: (rows, checksum)}``. MigrationError if the target is not empty or they differ."""
+    rows = await _read_sqlite(source)
+    async with target._pool.acquire() as conn, conn.transaction():
+        await conn.execute("LOCK TABLE tables, events, seat_views IN EXCLUSIVE MODE")
+        for name in COPIED:
+            present = await conn.fetchval(f"SELECT COUNT(*) FROM {name}")
+            if present:
+                raise MigrationError(
+                    f"the target database is not empty ({present} rows in {name}): "
+                    "migrate only into a new, empty database"
+                )
+        for name, (columns, times, _) in COPIED.items():
+            records = [
+                tuple(_moment(v) if c in times else v for c, v in zip(columns, row, strict=True))
+                for row in rows[name]
+            ]
+            if records:
+                await conn.copy_records_to_table(name, records=records, columns=list(columns))
+        await conn.execute(
+            "SELECT setval(pg_get_serial_sequence('tables', 'id'), "
+            "COALESCE((SELECT MAX(id) FROM tables), 0) + 1, false)"
+        )
+        report = {}
+        for name, (columns, times, order) in COPIED.items():
+            back = await conn.fetch(f"SELECT {', '.join(columns)} FROM {name} ORDER BY {order}")
+            copied = [_canonical(tuple(r), columns, times) for r in back]
+            if len(copied) != len(rows[name]):
+                raise MigrationError(f"{name}: {len(rows[name])} rows in SQLite, {len(copied)} copied")
+            if checksum(copied) != checksum(rows[name]):
+                raise MigrationError(f"{name}: the copied rows differ from the SQLite rows (checksum)")
+            report[name] = (len(copied), checksum(copied))
+    return report
+
+
+async def migrate(source_path: Path, url: str) -> dict[str, tuple[int, str]]:
+    """Open both databases (bringing both schemas up to date), copy and verify."""
+    if not source_path.is_file():
+        raise MigrationError(f"there is no SQLite database at {source_path}")
+    source = await SqliteStore.open(source_path)
+    try:
+        target = await PostgresStore.open(url)
+        try:
+            return await copy(source, target)
+        finally:
+            await target.close()
+    finally:
+        await source.close()
+
+
+def _default_source() -> Path:
+    values: dict[str, str] = {}
+    if Path(".env").is_file():
+        values.update({k: v for k, v in dotenv_values(".env").items() if v is not None})
+    values.update(os.environ)
+    url = values.get("DATABASE_URL", "").strip()
+    if url and not is_postgres(url):
+        return sqlite_path(url)
+    raw = values.get("DATABASE_PATH", "").strip()
+    return Path(raw) if raw else DEFAULT_DATABASE_PATH
+
+
+def main(argv: Sequence[str]) -> int:
+    """``python -m bot migrate --to URL [--from PATH]``; returns the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="python -m bot migrate",
+        description="Copy the bot's SQLite database into an empty PostgreSQL database and verify it.",
+    )
+    parser.add_argument("--to", required=True, help="postgresql://user:password@host:5432/dbname")
+    parser.add_argument(
+        "--from",
+        dest="source",
+        type=Path,
+        help="the SQLite file (default: DATABASE_URL=sqlite:///… or DATABASE_PATH, else data/games.db)",
+    )
+    args = parser.parse_args(list(argv))
+    if not is_postgres(args.to):
+        print("Migration refused: --to must be a postgresql:// URL.", file=sys.stderr)
+        return 2
+    source = args.source or _default_source()
+    try:
+        report = asyncio.run(migrate(source, args.to))
+    except MigrationError as exc:
+        print(f"Migration refused, nothing was written: {exc}", file=sys.stderr)
+        return exc.exit_status
+    except StoreError as exc:
+        print(f"Migration failed, nothing was written: {exc}", file=sys.stderr)
+        return getattr(exc, "exit_status", 1)
+    counts = ", ".join(f"{n} {name}" for name, (n, _) in report.items())
+    print(f"Copied {counts} from {source} to {redact(args.to)}; counts and checksums match.")
+    return 0

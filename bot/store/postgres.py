@@ -1,0 +1,600 @@
+"""PostgreSQL persistence (asyncpg): the same tables, log, guarantees and calls as the SQLite store.
+
+It is the shared store of a deployment with several processes: every write is one transaction
+checked against the revision it was read at, one open table per channel is a partial unique index,
+the event log is append-only (a trigger refuses UPDATE, DELETE and TRUNCATE), and
+:meth:`PostgresStore.table_lock` holds a database lock per channel's table across processes while
+an action is applied. JSON columns are kept as text, exactly as SQLite keeps them, so that a
+migrated database has byte-identical rows (see ``bot.migrate``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import json
+import logging
+import re
+from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import datetime
+from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from bot.store.records import LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+MIGRATIONS: list[str] = [
+    # 1: tables and their action log
+    """
+    CREATE TABLE tables (
+        id          BIGSERIAL PRIMARY KEY,
+        guild_id    BIGINT,
+        channel_id  BIGINT NOT NULL,
+        game        TEXT NOT NULL,
+        status      TEXT NOT NULL CHECK (status IN ('lobby', 'playing', 'finished', 'abandoned')),
+        host_id     TEXT NOT NULL,
+        seats       TEXT NOT NULL,
+        options     TEXT NOT NULL,
+        seed        BIGINT NOT NULL,
+        state       TEXT,
+        version     INTEGER NOT NULL,
+        message_id  BIGINT,
+        deadline    TIMESTAMPTZ,
+        created_at  TIMESTAMPTZ NOT NULL,
+        updated_at  TIMESTAMPTZ NOT NULL
+    );
+    CREATE UNIQUE INDEX one_open_table_per_channel
+        ON tables (channel_id) WHERE status IN ('lobby', 'playing');
+    CREATE INDEX tables_by_deadline ON tables (deadline) WHERE deadline IS NOT NULL;
+    CREATE TABLE events (
+        table_id    BIGINT NOT NULL REFERENCES tables (id),
+        seq         INTEGER NOT NULL,
+        channel_id  BIGINT NOT NULL,
+        actor       TEXT NOT NULL,
+        action      TEXT NOT NULL,
+        summary     TEXT NOT NULL DEFAULT '',
+        at          TIMESTAMPTZ NOT NULL,
+        PRIMARY KEY (table_id, seq)
+    );
+    CREATE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'the event log is append-only'; END $$;
+    CREATE TRIGGER events_append_only_change BEFORE UPDATE OR DELETE ON events
+        FOR EACH ROW EXECUTE FUNCTION events_append_only();
+    CREATE TRIGGER events_append_only_truncate BEFORE TRUNCATE ON events
+        FOR EACH STATEMENT EXECUTE FUNCTION events_append_only();
+    """,
+    # 2: finding a channel's tables without scanning every table
+    """
+    CREATE INDEX tables_by_channel ON tables (channel_id, id);
+    """,
+    # 3: the async table: host bookkeeping, who is awaited, a write counter, turns in the log
+    """
+    ALTER TABLE tables ADD COLUMN meta TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE tables ADD COLUMN awaiting TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE tables ADD COLUMN rev INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE events ADD COLUMN turn INTEGER;
+    CREATE INDEX tables_by_status ON tables (status, guild_id);
+    """,
+    # 4: each seat's board after its last decision (two slots: this turn's, an earlier turn's)
+    """
+    CREATE TABLE seat_views (
+        table_id     BIGINT NOT NULL REFERENCES tables (id),
+        seat         TEXT NOT NULL,
+        latest_turn  INTEGER,
+        latest       TEXT NOT NULL,
+        prior_turn   INTEGER,
+        prior        TEXT,
+        PRIMARY KEY (table_id, seat)
+    );
+    """,
+]
+"""The same four steps as ``bot.store.sqlite.MIGRATIONS``, in PostgreSQL's dialect."""
+
+MIGRATION_LOCK = (0x41524730, 1)
+"""The advisory lock (two-int key space, apart from the channels' one-bigint keys) that makes
+processes starting together migrate one after the other."""
+
+_COLUMNS = (
+    "id, guild_id, channel_id, game, status, host_id, seats, options, seed, state, version, "
+    "message_id, deadline, created_at, updated_at, meta, awaiting, rev"
+)
+
+_HELD: contextvars.ContextVar[tuple[PostgresStore, asyncpg.Connection, asyncio.Task[Any] | None] | None] = (
+    contextvars.ContextVar("held_table_lock", default=None)
+)
+"""The connection holding a table lock, so that the task holding it runs its queries on it."""
+
+_PLACEHOLDER = re.compile(r"'[^']*'|\?")
+
+
+def _dollars(query: str) -> str:
+    """SQLite-style ``?`` placeholders (outside quotes) as PostgreSQL's ``$1, $2, …``."""
+    count = 0
+
+    def number(match: re.Match[str]) -> str:
+        nonlocal count
+        if match.group(0) != "?":
+            return match.group(0)
+        count += 1
+        return f"${count}"
+
+    return _PLACEHOLDER.sub(number, query)
+
+
+def redact(url: str) -> str:
+    """The URL without its password (for logs and error messages)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "postgresql://…"
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)[-1]
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
+
+
+def _record(row: asyncpg.Record | tuple[Any, ...]) -> TableRecord:
+    return TableRecord(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        game=row[3],
+        status=row[4],
+        host_id=row[5],
+        seats=tuple(json.loads(row[6])),
+        options=json.loads(row[7]),
+        seed=row[8],
+        state=json.loads(row[9]) if row[9] is not None else None,
+        version=row[10],
+        message_id=row[11],
+        deadline=row[12],
+        created_at=row[13],
+        updated_at=row[14],
+        meta=json.loads(row[15]),
+        awaiting=tuple(json.loads(row[16])),
+        rev=row[17],
+    )
+
+
+UNREACHABLE = (OSError, asyncio.TimeoutError, asyncpg.CannotConnectNowError, asyncpg.TooManyConnectionsError)
+"""Errors of a server that cannot be reached now (exit status 1); other failures are status 2."""
+
+
+def _open_error(url: str, exc: BaseException) -> StoreError:
+    """A one-line StoreError; ``exit_status`` 1 if the server cannot be reached, 2 if the URL,
+    the credentials, the database or its schema are not usable."""
+    where = redact(url)
+    if isinstance(exc, StoreError):
+        error = StoreError(f"Database {where}: {exc}")
+        error.exit_status = 2  # type: ignore[attr-defined]
+        return error
+    text = " ".join((str(exc) or type(exc).__name__).split())
+    if isinstance(exc, UNREACHABLE):
+        error = StoreError(f"Database {where} cannot be reached: {text}")
+        error.exit_status = 1  # type: ignore[attr-defined]
+        return error
+    error = StoreError(f"Database {where} cannot be used: {text}")
+    error.exit_status = 2  # type: ignore[attr-defined]
+    return error
+
+
+async def _migrate(conn: asyncpg.Connection) -> None:
+    """Apply the missing migrations (one transaction each) and prove the database is writable."""
+    await conn.execute("SELECT pg_advisory_lock($1, $2)", *MIGRATION_LOCK)
+    try:
+        async with conn.transaction():
+            await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            current = await conn.fetchval("SELECT MAX(version) FROM schema_version")
+            if current is None:
+                await conn.execute("INSERT INTO schema_version (version) VALUES (0)")
+                current = 0
+        if current > len(MIGRATIONS):
+            raise StoreError(
+                f"the database was written by a newer version of the bot (schema {current}, "
+                f"this one knows {len(MIGRATIONS)})"
+            )
+        for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
+            async with conn.transaction():
+                await conn.execute(script)
+                await conn.execute("UPDATE schema_version SET version = $1", number)
+        # Prove the database can be written now rather than at the first player's move.
+        async with conn.transaction():
+            await conn.execute("UPDATE schema_version SET version = $1", len(MIGRATIONS))
+    finally:
+        await conn.execute("SELECT pg_advisory_unlock($1, $2)", *MIGRATION_LOCK)
+
+
+def _keep_seat_view_args(
+    row: asyncpg.Record | None, table_id: int, seat: str, turn: int | None, view: Any
+) -> tuple[Any, ...]:
+    prior_turn, prior = (None, None)
+    if row is not None:
+        prior_turn, prior = (row[0], row[1]) if row[0] != turn else (row[2], row[3])
+    return (table_id, seat, turn, json.dumps(view), prior_turn, prior)
+
+
+class PostgresStore:
+    """The bot's PostgreSQL database: open with :meth:`open`, close with :meth:`close`."""
+
+    shared = True
+    """Several processes may use this store at once (the host then checks its cached games)."""
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self._pool = pool
+        self.url = redact(url)
+        self._closed = False
+
+    # -- opening and closing ------------------------------------------------------------------
+
+    @classmethod
+    async def open(cls, url: str, *, read_only: bool = False, pool_size: int = 10) -> PostgresStore:
+        """Connect to ``url`` (``postgresql://…``), migrate and check the database for writing.
+
+        Raises StoreError (one line, no password; ``exit_status`` 1 if the server cannot be
+        reached, 2 for a bad URL, credentials, database or schema) and leaves no connection open.
+        ``read_only`` makes the sessions read-only, which fails the writing check (for tests).
+        """
+        settings = {"default_transaction_read_only": "on"} if read_only else {}
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=pool_size, timeout=10, server_settings=settings
+            )
+        except asyncpg.ClientConfigurationError as exc:
+            raise _open_error(url, exc) from None
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, ValueError, *UNREACHABLE) as exc:
+            raise _open_error(url, exc) from None
+        try:
+            async with pool.acquire() as conn:
+                await _migrate(conn)
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, StoreError, *UNREACHABLE) as exc:
+            await pool.close()
+            raise _open_error(url, exc) from None
+        except BaseException:
+            pool.terminate()
+            raise
+        return cls(pool, url)
+
+    async def close(self) -> None:
+        """Close every connection of the pool."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await asyncio.wait_for(self._pool.close(), 10)
+        except TimeoutError:
+            self._pool.terminate()
+
+    @contextlib.asynccontextmanager
+    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
+        """The connection of the table lock this task holds, else one from the pool."""
+        if self._closed:
+            raise StoreError("the database is closed")
+        held = _HELD.get()
+        if held is not None and held[0] is self and held[2] is asyncio.current_task():
+            yield held[1]
+            return
+        async with self._pool.acquire() as conn:
+            yield conn
+
+    @contextlib.asynccontextmanager
+    async def table_lock(self, channel_id: int) -> AsyncIterator[None]:
+        """Hold the database lock of the channel's table (a session advisory lock keyed by the
+        channel id: one open table per channel, so it also covers opening one) until the block
+        ends. Other processes wait for it; the holding task's queries run on its connection."""
+        if self._closed:
+            raise StoreError("the database is closed")
+        held = _HELD.get()
+        if held is not None and held[0] is self and held[2] is asyncio.current_task():
+            raise RuntimeError("table locks do not nest")
+        try:
+            conn = await self._pool.acquire()
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, *UNREACHABLE) as exc:
+            raise StoreError(f"could not lock the table of channel {channel_id}: {exc}") from exc
+        token = None
+        try:
+            # Released by the pool's reset (pg_advisory_unlock_all) when the connection goes
+            # back, even if this task is cancelled; a dropped connection releases it too.
+            await conn.execute("SELECT pg_advisory_lock($1)", channel_id)
+            token = _HELD.set((self, conn, asyncio.current_task()))
+            yield
+        except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            if token is None:
+                raise StoreError(f"could not lock the table of channel {channel_id}: {exc}") from exc
+            raise
+        finally:
+            if token is not None:
+                _HELD.reset(token)
+            await self._pool.release(conn)
+
+    async def _run(self, fn: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
+        async with self._connection() as conn:
+            return await fn(conn)
+
+    async def _write(self, body: Callable[[asyncpg.Connection], Awaitable[T]], what: str) -> T:
+        """Run ``body`` as one transaction; a database failure becomes a one-line StoreError."""
+
+        async def transaction(conn: asyncpg.Connection) -> T:
+            async with conn.transaction():
+                return await body(conn)
+
+        try:
+            return await self._run(transaction)
+        except (StoreConflict, StoreError):
+            raise
+        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
+            text = " ".join(str(exc).split())
+            log.error("could not save %s: %s", what, text)
+            raise StoreError(f"could not save {what}: {text}") from exc
+
+    async def sql(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Run one SQL statement outside the store's API and return its rows (tests, tools).
+        ``?`` placeholders are accepted as in SQLite."""
+        rows = await self._run(lambda conn: conn.fetch(_dollars(query), *params))
+        return [tuple(r) for r in rows]
+
+    async def schema_version(self) -> int:
+        """The applied migration count (the ``schema_version`` table)."""
+        rows = await self.sql("SELECT MAX(version) FROM schema_version")
+        return int(rows[0][0]) if rows and rows[0][0] is not None else 0
+
+    # -- writing ------------------------------------------------------------------------------
+
+    async def create_table(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        host_id: str,
+        options: dict[str, Any],
+        seed: int,
+        now: datetime,
+        seats: tuple[str, ...] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> TableRecord:
+        """A new lobby (seats: the host alone unless given); StoreConflict if the channel has one."""
+
+        async def body(conn: asyncpg.Connection) -> TableRecord:
+            try:
+                row = await conn.fetchrow(
+                    "INSERT INTO tables (guild_id, channel_id, game, status, host_id, seats, "
+                    "options, seed, state, version, created_at, updated_at, meta) "
+                    f"VALUES ($1, $2, $3, $4, $5, $6, $7, $8, NULL, 1, $9, $9, $10) RETURNING {_COLUMNS}",
+                    guild_id,
+                    channel_id,
+                    game,
+                    LOBBY,
+                    host_id,
+                    json.dumps(list(seats or (host_id,))),
+                    json.dumps(options),
+                    seed,
+                    now,
+                    json.dumps(meta or {}),
+                )
+            except asyncpg.UniqueViolationError as exc:
+                raise StoreConflict("This channel already has an open table.") from exc
+            await conn.execute(
+                "INSERT INTO events (table_id, seq, channel_id, actor, action, summary, at) "
+                "VALUES ($1, 1, $2, $3, $4, '', $5)",
+                row[0],
+                channel_id,
+                host_id,
+                json.dumps({"type": "open", "game": game, "options": options}),
+                now,
+            )
+            return _record(row)
+
+        return await self._write(body, "the new table")
+
+    async def save(
+        self,
+        record: TableRecord,
+        *,
+        actor: str,
+        action: dict[str, Any],
+        summary: str,
+        now: datetime,
+        turn: int | None = None,
+        seat_view: tuple[str, int | None, dict[str, Any]] | None = None,
+    ) -> TableRecord:
+        """Store ``record`` as the next version and log ``action``, in one transaction.
+
+        ``record.rev`` is the revision it was read at; StoreConflict if the row moved on,
+        StoreError if the database could not be written (nothing was saved then). ``turn`` is the
+        game turn the action was taken in, kept with the log row. ``seat_view`` is
+        ``(seat, turn, public view)`` after a seat's decision (see :meth:`previous_view`). The
+        message id is not written here (see :meth:`set_message`).
+        """
+        new_version = record.version + 1
+        params = (
+            record.status,
+            record.host_id,
+            json.dumps(list(record.seats)),
+            json.dumps(record.options),
+            json.dumps(record.state) if record.state is not None else None,
+            new_version,
+            record.deadline,
+            now,
+            json.dumps(record.meta),
+            json.dumps(list(record.awaiting)),
+            record.rev + 1,
+            record.id,
+            record.rev,
+        )
+        entry = (record.id, new_version, record.channel_id, actor, json.dumps(action), summary, now, turn)
+
+        async def body(conn: asyncpg.Connection) -> None:
+            status = await conn.execute(
+                "UPDATE tables SET status = $1, host_id = $2, seats = $3, options = $4, state = $5, "
+                "version = $6, deadline = $7, updated_at = $8, meta = $9, awaiting = $10, rev = $11 "
+                "WHERE id = $12 AND rev = $13",
+                *params,
+            )
+            if status != "UPDATE 1":
+                raise StoreConflict(f"Table #{record.id} changed since it was read.")
+            await conn.execute(
+                "INSERT INTO events (table_id, seq, channel_id, actor, action, summary, at, turn) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                *entry,
+            )
+            if seat_view is not None:
+                seat, seat_turn, view = seat_view
+                row = await conn.fetchrow(
+                    "SELECT latest_turn, latest, prior_turn, prior FROM seat_views "
+                    "WHERE table_id = $1 AND seat = $2",
+                    record.id,
+                    seat,
+                )
+                await conn.execute(
+                    "INSERT INTO seat_views (table_id, seat, latest_turn, latest, prior_turn, prior) "
+                    "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (table_id, seat) DO UPDATE SET "
+                    "latest_turn = EXCLUDED.latest_turn, latest = EXCLUDED.latest, "
+                    "prior_turn = EXCLUDED.prior_turn, prior = EXCLUDED.prior",
+                    *_keep_seat_view_args(row, record.id, seat, seat_turn, view),
+                )
+
+        await self._write(body, f"table #{record.id}")
+        return record.evolve(version=new_version, rev=record.rev + 1, updated_at=now)
+
+    async def previous_view(self, table_id: int, seat: str, turn: int | None) -> dict[str, Any] | None:
+        """The public view right after ``seat``'s last decision in a turn before ``turn`` (the
+        board the seat last saw as its own), or None if it has none."""
+        rows = await self.sql(
+            "SELECT latest_turn, latest, prior_turn, prior FROM seat_views WHERE table_id = ? AND seat = ?",
+            (table_id, seat),
+        )
+        if not rows:
+            return None
+        latest_turn, latest, _, prior = rows[0]
+        if turn is None or latest_turn is None or latest_turn < turn:
+            return json.loads(latest)
+        return json.loads(prior) if prior is not None else None
+
+    async def save_meta(self, record: TableRecord) -> TableRecord:
+        """Store the host's bookkeeping of ``record`` (meta, deadline, awaiting) without a new
+        version of the table: its buttons stay valid. StoreConflict if the row moved on."""
+        params = (
+            json.dumps(record.meta),
+            record.deadline,
+            json.dumps(list(record.awaiting)),
+            record.rev + 1,
+            record.id,
+            record.rev,
+        )
+
+        async def body(conn: asyncpg.Connection) -> None:
+            status = await conn.execute(
+                "UPDATE tables SET meta = $1, deadline = $2, awaiting = $3, rev = $4 "
+                "WHERE id = $5 AND rev = $6",
+                *params,
+            )
+            if status != "UPDATE 1":
+                raise StoreConflict(f"Table #{record.id} changed since it was read.")
+
+        await self._write(body, f"table #{record.id}")
+        return record.evolve(rev=record.rev + 1)
+
+    async def set_message(self, table_id: int, message_id: int | None) -> None:
+        """Remember which channel message shows the table now (not a game state change)."""
+
+        async def body(conn: asyncpg.Connection) -> None:
+            await conn.execute("UPDATE tables SET message_id = $1 WHERE id = $2", message_id, table_id)
+
+        await self._write(body, f"the message of table #{table_id}")
+
+    # -- reading ------------------------------------------------------------------------------
+
+    async def _records(self, query: str, *params: Any) -> list[TableRecord]:
+        rows = await self._run(lambda conn: conn.fetch(f"SELECT {_COLUMNS} FROM tables {query}", *params))
+        return [_record(r) for r in rows]
+
+    async def revision(self, table_id: int) -> tuple[int, int | None] | None:
+        """``(rev, message_id)`` of the stored table, or None: how a process tells whether its
+        cached copy is still the stored one."""
+        row = await self._run(
+            lambda conn: conn.fetchrow("SELECT rev, message_id FROM tables WHERE id = $1", table_id)
+        )
+        return (row[0], row[1]) if row is not None else None
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        """The table with this id, or None."""
+        found = await self._records("WHERE id = $1", table_id)
+        return found[0] if found else None
+
+    async def open_table(self, channel_id: int) -> TableRecord | None:
+        """The lobby or running table of a channel, or None."""
+        found = await self._records("WHERE channel_id = $1 AND status IN ('lobby', 'playing')", channel_id)
+        return found[0] if found else None
+
+    async def latest_table(self, channel_id: int) -> TableRecord | None:
+        """The channel's most recent table, open or not, or None."""
+        found = await self._records("WHERE channel_id = $1 ORDER BY id DESC LIMIT 1", channel_id)
+        return found[0] if found else None
+
+    async def tables(self, channel_id: int | None = None) -> list[TableRecord]:
+        """Every table (of one channel if given), oldest first, history included."""
+        if channel_id is None:
+            return await self._records("ORDER BY id")
+        return await self._records("WHERE channel_id = $1 ORDER BY id", channel_id)
+
+    async def due_tables(
+        self, now: datetime, *, shards: tuple[int, tuple[int, ...]] | None = None
+    ) -> list[TableRecord]:
+        """Playing tables whose deadline has passed, the most overdue first. ``shards``
+        ``(shard_count, shard_ids)``: only tables whose guild is on one of those shards
+        (``(guild_id >> 22) % shard_count``; a table without a guild is on shard 0)."""
+        query = "WHERE deadline IS NOT NULL AND deadline <= $1 AND status = 'playing'"
+        params: list[Any] = [now]
+        if shards is not None:
+            query += " AND COALESCE((guild_id >> 22) % $2, 0) = ANY($3::bigint[])"
+            params += [shards[0], list(shards[1])]
+        return await self._records(query + " ORDER BY deadline", *params)
+
+    async def awaiting(self, user_id: str, guild_id: int | None = None) -> list[TableRecord]:
+        """Playing tables waiting for ``user_id`` (on one server if ``guild_id`` is given)."""
+        pattern = "%" + json.dumps(user_id) + "%"
+        if guild_id is None:
+            return await self._records("WHERE status = 'playing' AND awaiting LIKE $1 ORDER BY id", pattern)
+        return await self._records(
+            "WHERE status = 'playing' AND guild_id = $1 AND awaiting LIKE $2 ORDER BY id", guild_id, pattern
+        )
+
+    async def since(
+        self, table_id: int, actor: str, before_turn: int | None = None
+    ) -> list[tuple[int, int | None, str]]:
+        """``(seq, turn, summary)`` of every log row after ``actor``'s last one (in a turn before
+        ``before_turn`` if given; all rows if there is none), oldest first, rows without a public
+        summary left out."""
+        rows = await self.sql(
+            "SELECT seq, turn, summary FROM events WHERE table_id = ? AND summary != '' AND seq > "
+            "COALESCE((SELECT MAX(seq) FROM events WHERE table_id = ? AND actor = ? "
+            "AND (?::integer IS NULL OR turn IS NULL OR turn < ?)), 0) ORDER BY seq",
+            (table_id, table_id, actor, before_turn, before_turn),
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    async def recent_summaries(self, table_id: int, limit: int) -> list[str]:
+        """The last ``limit`` public summary lines of a table's log, oldest first."""
+        rows = await self.sql(
+            "SELECT summary FROM events WHERE table_id = ? AND summary != '' ORDER BY seq DESC LIMIT ?",
+            (table_id, limit),
+        )
+        lines = [line for (summary,) in reversed(rows) for line in summary.splitlines() if line]
+        return lines[-limit:]
+
+    async def log(self, table_id: int, limit: int | None = None) -> list[LogEntry]:
+        """The table's action log, oldest first (the last ``limit`` entries if given)."""
+        query = "SELECT seq, actor, action, summary, at FROM events WHERE table_id = ? ORDER BY seq DESC"
+        params: tuple[Any, ...] = (table_id,)
+        if limit is not None:
+            query += " LIMIT ?"
+            params += (limit,)
+        rows = await self.sql(query, params)
+        return [LogEntry(r[0], r[1], json.loads(r[2]), r[3], r[4]) for r in reversed(rows)]
