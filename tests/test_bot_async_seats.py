@@ -3,24 +3,13 @@ clock ran out, a clock that starts during a pause, and tables opened in their ow
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
-from bot.config import Settings
-from tests.test_bot_async import HOUR, advance, pinged
+from tests.test_bot_async import (
+    HOUR,
+    advance,
+    pinged,
+    settings,  # noqa: F401  (the same virtual-time settings fixture)
+)
 from tests.test_bot_play import start_game
-
-
-@pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(
-        token="test-token",
-        database_path=tmp_path / "data" / "games.db",
-        ai_workers=0,
-        ai_budget=0.05,
-        scheduler_seconds=60,
-    )
 
 
 async def test_game_turns_in_a_dm_lists_the_tables_of_every_server(world):

@@ -5,6 +5,7 @@ append-only log, history kept; then what only one backend has (WAL, opening erro
 from __future__ import annotations
 
 import asyncio
+import inspect
 import sqlite3
 from datetime import UTC, datetime, timedelta
 
@@ -67,6 +68,9 @@ def test_both_backends_have_the_same_calls():
         }
 
     assert calls(SqliteStore).keys() == calls(PostgresStore).keys()
+    for name in calls(SqliteStore).keys() - {"open"}:  # the same parameters (opening differs)
+        ours, theirs = (inspect.signature(getattr(cls, name)) for cls in (SqliteStore, PostgresStore))
+        assert list(ours.parameters) == list(theirs.parameters), name
     assert len(MIGRATIONS) == len(pg_store.MIGRATIONS)
 
 
@@ -231,6 +235,7 @@ async def test_awaiting_since_and_seat_views(store):
         (4, 2, "three"),
     ]
     assert await store.recent_summaries(table.id, 2) == ["lines", "three"]
+    assert await store.recent_summaries(table.id, 5, upto=3) == ["one", "two", "lines"]
     assert await store.previous_view(table.id, "8", 2) == {"v": 1}
     assert await store.previous_view(table.id, "8", 1) is None
     assert [e.seq for e in await store.log(table.id, limit=2)] == [3, 4]

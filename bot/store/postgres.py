@@ -580,11 +580,13 @@ class PostgresStore:
         )
         return [(r[0], r[1], r[2]) for r in rows]
 
-    async def recent_summaries(self, table_id: int, limit: int) -> list[str]:
-        """The last ``limit`` public summary lines of a table's log, oldest first."""
+    async def recent_summaries(self, table_id: int, limit: int, upto: int | None = None) -> list[str]:
+        """The last ``limit`` public summary lines of a table's log, oldest first (of the actions
+        up to version ``upto`` if given)."""
         rows = await self.sql(
-            "SELECT summary FROM events WHERE table_id = ? AND summary != '' ORDER BY seq DESC LIMIT ?",
-            (table_id, limit),
+            "SELECT summary FROM events WHERE table_id = ? AND summary != '' AND seq <= ? "
+            "ORDER BY seq DESC LIMIT ?",
+            (table_id, upto if upto is not None else 2**31 - 1, limit),
         )
         lines = [line for (summary,) in reversed(rows) for line in summary.splitlines() if line]
         return lines[-limit:]

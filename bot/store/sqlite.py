@@ -505,7 +505,7 @@ class SqliteStore:
         rows = await self.sql(
             "SELECT summary FROM events WHERE table_id = ? AND summary != '' AND seq <= ? "
             "ORDER BY seq DESC LIMIT ?",
-            (table_id, upto if upto is not None else 2**62, limit),
+            (table_id, upto if upto is not None else 2**31 - 1, limit),
         )
         lines = [line for (summary,) in reversed(rows) for line in summary.splitlines() if line]
         return lines[-limit:]
