@@ -26,7 +26,7 @@ from . import argoat_sprites as sp
 from .argoat_marks import Changes, changes, deck_empty
 
 WIDTH = 1080
-"""Width of the picture (wider only for a map of more than ten columns)."""
+"""Width of the picture (wider only for a map of more than thirteen columns)."""
 F = sp.LABEL
 """The smallest text on the picture (18 px)."""
 MARGIN = 6
@@ -34,9 +34,11 @@ HEADER_H = 44
 RULER = 28
 CELL_W, CELL_H = 104, 116
 """A map cell: the card (100 x 112) and the gap around it."""
+COMPACT_W = 80
+"""A map cell of a wide map: a narrower card (76 x 112), so that 13 columns fit 1080 px."""
 GAP = 4
-MIN_CELL = CELL_W
-"""Kept for callers that check the map's minimum cell size."""
+MIN_CELL = COMPACT_W
+"""The narrowest a map cell gets (for callers that check the map's minimum cell size)."""
 PANEL_W = 312
 PLAYER_H = 98
 BLOCK_GAP = 8
@@ -44,6 +46,12 @@ COLUMN_GAP = 10
 AVATAR = 28
 STEP = 2
 """The map's frame grows by this many cells at a time, so the picture keeps its size."""
+MAP_ROOM = WIDTH - 2 * MARGIN - RULER
+"""Room for the map's columns when it takes the whole width."""
+WIDE_COLS = MAP_ROOM // CELL_W
+"""Columns of full-size cards that fit 1080 px (10)."""
+COMPACT_COLS = MAP_ROOM // COMPACT_W
+"""Columns of compact cards that fit 1080 px (13); a wider map widens the picture."""
 COMPRESS_LEVEL = 3
 
 PHASE_WORDS = {
@@ -102,6 +110,20 @@ def _placement_cells(view: dict[str, Any]) -> set[tuple[int, int]]:
     if view.get("phase") not in ("place_frontier", "place_forest"):
         return set()
     return {_cell(c) for c in view.get("placement_cells") or []}
+
+
+def map_columns(view: dict[str, Any]) -> int:
+    """Columns of placed cards (the view's ``bounds``: it only grows during a game)."""
+    b = view["bounds"]
+    return b["max_x"] - b["min_x"] + 1
+
+
+def compact(view: dict[str, Any]) -> bool:
+    """Whether the map is drawn with compact cards: once its placed cards and the ring of empty
+    cells around them (at most one more column on each side) may not fit ten full-size columns.
+    Decided from the placed cards only, which never shrink, so a game's map switches once and
+    never back (the empty cells come and go from turn to turn)."""
+    return map_columns(view) + 2 > WIDE_COLS
 
 
 def _stepped(n: int) -> int:
@@ -190,11 +212,18 @@ class Layout:
     columns: list[list[tuple[int, Any]]]
     column_w: int
     slots: list[tuple[int, int]]
+    cell_w: int = CELL_W
+    """Width of a map cell: :data:`CELL_W`, or :data:`COMPACT_W` for a wide map."""
+
+    @property
+    def card_w(self) -> int:
+        """Width of a card on the map."""
+        return self.cell_w - GAP
 
     def origin(self, x: int, y: int) -> tuple[int, int]:
         """Top-left pixel of the card at cell (x, y)."""
         return (
-            self.map_x + (x - self.min_x) * CELL_W + GAP // 2,
+            self.map_x + (x - self.min_x) * self.cell_w + GAP // 2,
             self.map_y + (self.max_y - y) * CELL_H + GAP // 2,
         )
 
@@ -242,18 +271,18 @@ def layout(view: dict[str, Any]) -> Layout:
                    HEADER_H + MARGIN, [column], PANEL_W, slots),
             cols, rows,
         )  # fmt: skip
-    wide_cols = (WIDTH - 2 * MARGIN - RULER) // CELL_W
+    cell_w, wide_cols = (COMPACT_W, COMPACT_COLS) if compact(view) else (CELL_W, WIDE_COLS)
     frame_cols = min(_stepped(cols), wide_cols) if cols <= wide_cols else cols
-    width = max(WIDTH, 2 * MARGIN + RULER + frame_cols * CELL_W)
+    width = max(WIDTH, 2 * MARGIN + RULER + frame_cols * cell_w)
     n = 3
     column_w = (width - 2 * MARGIN - (n - 1) * COLUMN_GAP) // n
     columns = _pack(_blocks(view, column_w, split=True), n)
     panel_y = map_y + frame_rows * CELL_H + MARGIN
     height = panel_y + max(_height(c) for c in columns) + MARGIN
-    map_x = MARGIN + RULER + (width - 2 * MARGIN - RULER - frame_cols * CELL_W) // 2
+    map_x = MARGIN + RULER + (width - 2 * MARGIN - RULER - frame_cols * cell_w) // 2
     return _centred(
         Layout(width, height, False, x0, y1, map_x, map_y, frame_cols, frame_rows, MARGIN, panel_y,
-               columns, column_w, slots),
+               columns, column_w, slots, cell_w),
         cols, rows,
     )  # fmt: skip
 
@@ -383,12 +412,13 @@ def _draw_header(cv: _Canvas, view: dict[str, Any], width: int, marked: bool) ->
 def _token_positions(
     n: int, size: int, pitch: int, width: int, bottom: int, left: int
 ) -> list[tuple[int, int]]:
-    """Top-left corners for ``n`` tokens of ``size`` in rows of up to four (closer than
-    ``pitch`` when four share a row, overlapping only their rims), the last row ending at
-    ``bottom``, centred in ``width``."""
+    """Top-left corners for ``n`` tokens of ``size`` in rows of up to four (three on a compact
+    card; closer than ``pitch`` when a row is full, overlapping only their rims), the last row
+    ending at ``bottom``, centred in ``width``."""
     if n == 0:
         return []
-    per_row = 4 if n <= 8 else -(-n // 2)
+    full = 4 if width >= CELL_W - GAP - 4 else 3
+    per_row = full if n <= 2 * full else -(-n // 2)
     rows = [min(per_row, n - i) for i in range(0, n, per_row)]
     out = []
     y = bottom - len(rows) * (size - 2) - 2
@@ -406,7 +436,7 @@ def _token_positions(
 
 
 def _draw_map(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, changed: Changes) -> None:
-    cw, ch = CELL_W - GAP, CELL_H - GAP
+    cw, ch = lay.card_w, CELL_H - GAP
     for c in range(lay.cols):
         x = lay.min_x + c
         label = str(x)
@@ -439,10 +469,11 @@ def _draw_map(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, cha
 
     for (x, y), f in frontiers.items():
         ox, oy = lay.origin(x, y)
+        tag = sp.coord_tag(f"{x},{y}")
         cv.paste(sp.frontier_card(f["name"], tuple(f["roads"]), bool(f["dragon"]), f.get("fragment"),
-                                  _kind(f["key"]), cw, ch), ox, oy)  # fmt: skip
+                                  _kind(f["key"]), cw, ch, tag.width), ox, oy)  # fmt: skip
         cv.fonts.add(F)
-        cv.paste(sp.coord_tag(f"{x},{y}"), ox + 3, oy + 3)
+        cv.paste(tag, ox + sp.TAG_X, oy + sp.TAG_X)
 
     letters = {p["colour"]: p["letter"] for p in view["players"]}
     for (x, y), f in forests.items():
@@ -451,12 +482,13 @@ def _draw_map(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, cha
         cv.paste(sp.forest_card(tuple(f["roads"]), content, cw, ch), ox, oy)
         if content:
             cv.fonts.add(F)
-        cv.paste(sp.coord_tag(f"{x},{y}"), ox + 3, oy + 3)
+        cv.paste(sp.coord_tag(f"{x},{y}"), ox + sp.TAG_X, oy + sp.TAG_X)
         ms = 22
         boxes = []
+        left = ox + max(3, cw - 4 - 3 * (ms + 2))
         for i, colour in enumerate(f.get("markers", [])):
             row, col = divmod(i, 3)
-            mx, my = ox + cw - 4 - (3 - col) * (ms + 2), oy + (54 if content else 28) + row * (ms + 2)
+            mx, my = left + col * (ms + 2), oy + (54 if content else 28) + row * (ms + 2)
             cv.marker(colour, letters.get(colour, colour[:1]), ms, mx, my)
             boxes.append((mx, my, mx + ms, my + ms))
         spots.markers[(x, y)] = boxes
@@ -764,7 +796,7 @@ def _trail(cv: _Canvas, start: tuple[int, int], end: tuple[int, int]) -> None:
 
 def _draw_trails(cv: _Canvas, view: dict[str, Any], lay: Layout, ch: Changes) -> None:
     """Lines from where moved pieces came from to the cells they reached, under the pieces."""
-    cw, chh = CELL_W - GAP, CELL_H - GAP
+    cw, chh = lay.card_w, CELL_H - GAP
 
     def centre(cell: tuple[int, int], low: bool = False) -> tuple[int, int]:
         ox, oy = lay.origin(*cell)
@@ -784,7 +816,7 @@ def _centre(box: Box) -> tuple[int, int]:
 
 
 def _draw_marks(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, ch: Changes) -> None:
-    cw, chh = CELL_W - GAP, CELL_H - GAP
+    cw, chh = lay.card_w, CELL_H - GAP
 
     arrived: dict[tuple[int, int], int] = {}
     for cell in ch.bleina_arrivals:

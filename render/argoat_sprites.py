@@ -542,6 +542,77 @@ def name_lines(name: str, width: int) -> list[str]:
     return wrap(name, LABEL, width)
 
 
+NAME_MAX_LINES = 3
+FILLERS = frozenset({"of", "the"})
+"""Words a narrow card leaves out when the whole name takes more than three lines."""
+BREAKS: dict[str, str] = {
+    "Forgotten": "For-got-ten",
+    "Fountain": "Foun-tain",
+    "Glittering": "Glit-ter-ing",
+    "Snowfields": "Snow-fields",
+    "Moonlight": "Moon-light",
+    "Unmarked": "Un-marked",
+    "Wasteland": "Waste-land",
+}
+"""Where the long words of the card names may be hyphenated on a narrow (compact) card; any
+other word too wide for its card is cut where it fits."""
+
+
+def _pieces(word: str, width: int) -> list[str]:
+    """``word`` as it goes on lines ``width`` wide: whole when it fits, else hyphenated at the
+    last break that fits (from :data:`BREAKS`; between any two letters, two at least on each
+    side, for other words), and so on."""
+    known = BREAKS.get(word)
+    rest = known.split("-") if known else list(word)
+    out: list[str] = []
+    while text_width("".join(rest), LABEL) > width:
+        for i in range(len(rest) - 1, 0, -1):
+            head = "".join(rest[:i]) + "-"
+            if text_width(head, LABEL) <= width and (known or min(i, len(rest) - i) >= 2):
+                out.append(head)
+                rest = rest[i:]
+                break
+        else:
+            break
+    return [*out, "".join(rest)]
+
+
+def _hyphen_wrap(words: list[str], width: int) -> list[str]:
+    lines: list[str] = []
+    line = ""
+    for word in words:
+        for i, piece in enumerate(_pieces(word, width)):
+            trial = f"{line} {piece}" if line and i == 0 else line + piece
+            if not line or (i == 0 and text_width(trial, LABEL) <= width):
+                line = trial
+            else:
+                lines.append(line)
+                line = piece
+    if line:
+        lines.append(line)
+    return lines
+
+
+@memo(256)
+def card_lines(name: str, w: int) -> tuple[str, ...]:
+    """A card name on the plate of a card ``w`` wide, at most three 18 px lines. A full-size
+    card wraps it at word breaks; a narrow (compact) card also hyphenates words too wide for it
+    and, if the name still takes more than three lines, leaves out "of" and "the" (the last
+    line is cut with "..." only if even that does not fit)."""
+    room = w - 4
+    lines = name_lines(name, w - 12)
+    if len(lines) <= NAME_MAX_LINES and all(text_width(line, LABEL) <= room for line in lines):
+        return tuple(lines)
+    words = name.split()
+    lines = _hyphen_wrap(words, room)
+    if len(lines) > NAME_MAX_LINES:
+        lines = _hyphen_wrap([x for x in words if x.lower() not in FILLERS] or words, room)
+    if len(lines) > NAME_MAX_LINES:
+        cut = NAME_MAX_LINES - 1
+        lines = [*lines[:cut], ellipsize(" ".join(lines[cut:]), LABEL, room)]
+    return tuple(lines)
+
+
 def _plate(img: Image.Image, lines: list[str], cx: int, top: int, fill: RGB, edge: RGB, ink: RGB) -> int:
     """Draw centred 18 px ``lines`` on a rounded plate; return the plate's bottom."""
     w = min(img.width - 2, max(text_width(line, LABEL) for line in lines) + 8)
@@ -557,28 +628,51 @@ def _plate(img: Image.Image, lines: list[str], cx: int, top: int, fill: RGB, edg
 
 
 CARD_ICON = 20
+TAG_X = 3
+"""The coordinate tag's offset from a card's top-left corner (both ways)."""
 PLATE_TOP = 25
 """Where a card's name plate starts (under the cell name and the corner icons)."""
 
 
 @memo(128)
 def frontier_card(
-    name: str, roads: tuple[str, ...], dragon: bool, fragment: str | None, kind: str, w: int, h: int
+    name: str,
+    roads: tuple[str, ...],
+    dragon: bool,
+    fragment: str | None,
+    kind: str,
+    w: int,
+    h: int,
+    tag_w: int = 0,
 ) -> Image.Image:
     """A face-up Frontier card (RGB on the map background): its roads, its name on a plate,
-    the Dragon symbol top right and the Fragment it gives beside it."""
+    the Dragon symbol top right and the Fragment it gives beside it. ``tag_w`` is the width of
+    the coordinate tag pasted at the top left (:func:`coord_tag`): an icon with no room beside
+    it goes on a second row, right-aligned, and the plate starts under it."""
     fill = TOWN if kind == "town" else TRAIL if kind == "trail" else PARCHMENT
     img = _card_base(w, h, fill, CARD_EDGE, roads, 0.17, BG)
-    right = w - 4
-    if dragon:
-        di = dragon_icon(CARD_ICON)
-        img.paste(di, (right - CARD_ICON, 3), di)
-        right -= CARD_ICON + 2
-    if fragment:
-        fi = fragment_icon(fragment, CARD_ICON, True)
-        img.paste(fi, (right - CARD_ICON, 3), fi)
-    _plate(img, name_lines(name, w - 12), w // 2, PLATE_TOP, PLATE, CARD_EDGE, INK)
+    icons = ([dragon_icon(CARD_ICON)] if dragon else []) + (
+        [fragment_icon(fragment, CARD_ICON, True)] if fragment else []
+    )
+    spots, plate_top = card_icon_spots(w, tag_w, len(icons))
+    for icon, spot in zip(icons, spots, strict=True):
+        img.paste(icon, spot, icon)
+    _plate(img, list(card_lines(name, w)), w // 2, plate_top, PLATE, CARD_EDGE, INK)
     return img
+
+
+def card_icon_spots(w: int, tag_w: int, n: int) -> tuple[list[tuple[int, int]], int]:
+    """Top-left corners of ``n`` corner icons on a card ``w`` wide whose coordinate tag is
+    ``tag_w`` wide (0: no tag), and where the name plate starts. The icons go right-aligned on
+    the top row, right of the tag; one with no room there starts a second row under it."""
+    right, top, free = w - 4, 3, (TAG_X + tag_w + 2 if tag_w else 0)
+    spots = []
+    for _ in range(n):
+        if right - CARD_ICON < free:
+            right, top, free = w - 4, top + CARD_ICON + 2, 0
+        spots.append((right - CARD_ICON, top))
+        right -= CARD_ICON + 2
+    return spots, PLATE_TOP if top == 3 else top + CARD_ICON + 2
 
 
 def _trees(d: ImageDraw.ImageDraw, bw: int, bh: int) -> None:

@@ -31,5 +31,6 @@ def warm_up() -> None:
             sp.coord_tag(f"{x},{y}")
     for roads in ("N", "E", "S", "W"):
         sp.forest_card((roads,), None, cw, ch)
+        sp.forest_card((roads,), None, argoat.COMPACT_W - argoat.GAP, ch)
     base, over = swatch_views()
     argoat.render_board(base, over)

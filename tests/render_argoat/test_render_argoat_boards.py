@@ -1,7 +1,8 @@
 """The Argoat map for Discord: legible 550 px wide, a stable size, change marks, deck flags.
 
 Maps come from seeded random games played through the engine contract (tests/render_argoat/
-argoat_games.py). The display width is Discord's inline width, 550 px (docs/boards.md).
+argoat_games.py); seed 110's map grows to 13 columns (cards and empty cells), wider than ten
+full-size cards. The display width is Discord's inline width, 550 px (docs/boards.md).
 """
 
 from __future__ import annotations
@@ -16,17 +17,20 @@ import pytest
 from PIL import ImageChops, ImageFont
 
 import render
+from bot.engine.argoat.data import FRONTIERS
 from render import argoat, memo
 from render import argoat_sprites as sp
 from tests.render_argoat.argoat_games import decision_pairs, map_columns, public_views
 
 DISCORD_WIDTH = 550
 MIN_DISPLAY_PX = 9
+WIDE_SEED = 110
+"""A seeded game whose map (cards and the empty cells around them) reaches 13 columns."""
 
 
 @pytest.fixture(scope="module")
 def games() -> dict[int, list[dict[str, Any]]]:
-    return {seed: public_views(seed) for seed in (4, 12)}
+    return {seed: public_views(seed) for seed in (4, 12, WIDE_SEED)}
 
 
 def _displayed_px(drawing: argoat.Drawing) -> float:
@@ -46,22 +50,97 @@ def test_late_map_text_is_legible_at_discord_width(games: dict[int, list[dict[st
         assert _displayed_px(drawing) >= MIN_DISPLAY_PX
 
 
-def test_every_map_of_a_game_is_legible_while_it_is_at_most_ten_columns_wide(
+def _drawn_columns(view: dict[str, Any]) -> int:
+    """Columns of the map as drawn: the placed cards and the empty cells around them."""
+    xs = [c[0] for c in argoat.layout(view).slots]
+    b = view["bounds"]
+    return max([b["max_x"], *xs]) - min([b["min_x"], *xs]) + 1
+
+
+def test_every_map_of_a_game_is_legible_while_it_is_at_most_thirteen_columns_wide(
     games: dict[int, list[dict[str, Any]]],
 ) -> None:
-    """Promise: up to ten columns of cards the picture is 1080 px wide (text 9.2 px at 550);
-    a wider map widens the picture and the text shrinks with it (docs/boards.md)."""
-    checked = 0
+    """Promise: up to thirteen columns of cards and empty cells the picture is 1080 px wide
+    (text 9.2 px at 550; more than ten columns are drawn with compact cards); only a wider map
+    widens the picture (docs/boards.md). The seeded games include maps of 11 to 13 columns."""
+    checked = wide = 0
     for views in games.values():
         for before, view in decision_pairs(views)[::3]:
             drawing = argoat.draw(view, before)
-            if argoat.layout(view).cols <= 10 and map_columns(view) <= 10:
-                assert drawing.image.width == argoat.WIDTH
+            assert min(drawing.fonts) >= sp.LABEL
+            columns = _drawn_columns(view)
+            if columns <= argoat.COMPACT_COLS:
+                assert drawing.image.width == argoat.WIDTH, columns
                 assert _displayed_px(drawing) >= MIN_DISPLAY_PX
                 checked += 1
+                wide += columns > 10
             else:
-                assert min(drawing.fonts) >= sp.LABEL
-    assert checked >= 100
+                assert drawing.image.width > argoat.WIDTH
+    assert checked >= 100 and wide >= 30, (checked, wide)
+    assert argoat.COMPACT_COLS >= 13
+
+
+def test_a_map_switches_to_compact_cards_once_and_never_back(
+    games: dict[int, list[dict[str, Any]]],
+) -> None:
+    """The card width is decided from the placed cards (which only grow), so a game's map goes
+    from full-size to compact cards at most once, before it needs more than ten columns, and
+    the switch itself never changes the picture's size."""
+    switched = 0
+    for views in games.values():
+        lays = [argoat.layout(v) for v in views]
+        widths = [lay.cell_w for lay in lays]
+        assert set(widths) <= {argoat.CELL_W, argoat.COMPACT_W}
+        assert widths == sorted(widths, reverse=True)
+        for view, lay in zip(views, lays, strict=True):
+            if _drawn_columns(view) > 10:
+                assert lay.cell_w == argoat.COMPACT_W
+        for (a, b), (va, vb) in zip(itertools.pairwise(lays), itertools.pairwise(views), strict=True):
+            if a.cell_w != b.cell_w:
+                switched += 1
+                same_map = map_columns(va) == map_columns(vb) and va["bounds"] == vb["bounds"]
+                assert not same_map
+    assert switched >= 1
+
+
+def test_compact_cards_keep_names_coordinates_and_symbols_apart() -> None:
+    """On a compact card every card name fits in at most three 18 px lines inside the card,
+    below the corner icons, and the icons never cover the coordinate tag, whatever the cell."""
+    w, h = argoat.COMPACT_W - argoat.GAP, argoat.CELL_H - argoat.GAP
+    for name in {f.name for f in FRONTIERS}:
+        lines = sp.card_lines(name, w)
+        assert 1 <= len(lines) <= sp.NAME_MAX_LINES, name
+        assert all(sp.text_width(line, sp.LABEL) <= w - 4 for line in lines), lines
+        text = ""
+        for line in lines:
+            text = text[:-1] + line if text.endswith("-") else f"{text} {line}".strip()
+        words = name.split()
+        assert [word for word in words if word in text.split()] == text.split(), lines  # no word made up
+        assert {word for word in words if word not in text.split()} <= sp.FILLERS, lines  # none lost
+    for x, y in itertools.product(range(-12, 13), repeat=2):
+        tag = sp.coord_tag(f"{x},{y}")
+        tag_box = (sp.TAG_X, sp.TAG_X, sp.TAG_X + tag.width, sp.TAG_X + tag.height)
+        for n in (1, 2):
+            spots, plate_top = sp.card_icon_spots(w, tag.width, n)
+            for ix, iy in spots:
+                icon = (ix, iy, ix + sp.CARD_ICON, iy + sp.CARD_ICON)
+                assert not _overlaps(icon, tag_box), (x, y, spots)
+                assert ix >= 0 and icon[2] <= w and icon[3] < plate_top
+            assert plate_top + sp.NAME_LINE * sp.NAME_MAX_LINES + 5 <= h
+
+
+def test_compact_card_tokens_stay_on_their_card_and_show_their_letters() -> None:
+    """Up to six tokens on a compact card sit in two rows of three, each on the card and
+    overlapping the next by its rim only (the seat letter in its middle stays clear)."""
+    cw = argoat.COMPACT_W - argoat.GAP
+    size = argoat.AVATAR + 6
+    for n in range(1, 8):
+        pos = argoat._token_positions(n, size, argoat.AVATAR + 3, cw - 4, 111, 2)
+        assert all(x >= 2 and x + size <= cw - 2 for x, _ in pos), (n, pos)
+        steps = [b[0] - a[0] for a, b in itertools.pairwise(pos) if a[1] == b[1]]
+        if n <= 6:
+            assert len({y for _, y in pos}) == (1 if n <= 3 else 2)
+            assert all(step >= size - 16 for step in steps), (n, steps)
 
 
 def test_no_font_under_the_label_size_is_ever_loaded(
@@ -105,17 +184,21 @@ def test_no_previous_and_an_unchanged_previous_draw_no_marks(games: dict[int, li
 
 def _card_box(lay: argoat.Layout, cell: tuple[int, int]) -> tuple[int, int, int, int]:
     x, y = lay.origin(*cell)
-    return x - 4, y - 4, x + argoat.CELL_W, y + argoat.CELL_H
+    return x - 4, y - 4, x + lay.cell_w, y + argoat.CELL_H
 
 
 def _overlaps(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
+@pytest.mark.parametrize("seed", [12, WIDE_SEED])
 def test_an_avatar_move_is_marked_where_it_happened_and_nowhere_else_on_the_map(
-    games: dict[int, list[dict[str, Any]]],
+    games: dict[int, list[dict[str, Any]]], seed: int
 ) -> None:
-    views = games[12]
+    """Also on compact cards (seed 110, once its map is wide)."""
+    views = games[seed]
+    if seed == WIDE_SEED:
+        views = [v for v in views if argoat.layout(v).cell_w == argoat.COMPACT_W]
     checked = 0
     for before, after in itertools.pairwise(views):
         old = {p["id"]: (p["x"], p["y"]) for p in before["players"]}

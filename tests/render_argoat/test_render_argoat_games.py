@@ -57,7 +57,7 @@ def test_random_game_maps_render(players: int, difficulty: str, seed: int) -> No
         img.load()
         b = view["bounds"]
         assert img.width >= (b["max_x"] - b["min_x"] + 1) * argoat.MIN_CELL
-        assert img.height >= (b["max_y"] - b["min_y"] + 1) * argoat.MIN_CELL
+        assert img.height >= (b["max_y"] - b["min_y"] + 1) * argoat.CELL_H
         assert img.width <= 4000 and img.height <= 4000
     assert len({v["phase"] for v in views}) >= 3
 

@@ -75,7 +75,7 @@ def test_late_game_map_is_a_small_png_of_sane_size(late_view: dict[str, Any]) ->
     assert 700 <= img.height <= 1600
     b = late_view["bounds"]
     assert img.width >= (b["max_x"] - b["min_x"] + 1) * argoat.MIN_CELL
-    assert img.height >= (b["max_y"] - b["min_y"] + 1) * argoat.MIN_CELL
+    assert img.height >= (b["max_y"] - b["min_y"] + 1) * argoat.CELL_H
 
 
 def test_starting_map_is_a_png(early_view: dict[str, Any]) -> None:
@@ -122,7 +122,8 @@ def test_canvas_grows_with_a_long_map(late_view: dict[str, Any]) -> None:
     view["bleinas"] = ["-10,0", "9,0"]
     view["bounds"] = {"min_x": -10, "max_x": 9, "min_y": -1, "max_y": 0}
     img = _open(argoat.render_board(view))
-    assert img.width >= 20 * argoat.CELL_W
+    assert argoat.layout(view).cell_w == argoat.COMPACT_W
+    assert img.width >= 20 * argoat.COMPACT_W > argoat.WIDTH
     assert img.height >= 2 * argoat.CELL_H + argoat.PLAYER_H
     assert not argoat.layout(view).side
 
