@@ -86,12 +86,8 @@ class HelpAnswers:
     ) -> None:
         """Explain the decision and the options of the step at ``path``, privately."""
         turns = self.bot.ui.turns
-        table = await self.bot.host.current(interaction.channel_id or 0)
-        if table is None or table.record.id != table_id or table.game is None:
-            await turns.show_out_of_date(interaction, "That table is closed.")
-            return
-        if table.record.version != version:
-            await turns.show_out_of_date(interaction, "That board is out of date.")
+        table = await turns.drawn_table(interaction, table_id, version)
+        if table is None:
             return
         game = table.game
         prompt = game.prompt()

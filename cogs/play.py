@@ -44,12 +44,8 @@ class Play:
     ) -> None:
         """A click or selection in a picker: show the next step, or apply the chosen action."""
         turns = self.bot.ui.turns
-        table = await self.host.current(interaction.channel_id or 0)
-        if table is None or table.record.id != table_id:
-            await turns.show_out_of_date(interaction, "That table is closed.")
-            return
-        if table.record.version != version or table.game is None:
-            await turns.show_out_of_date(interaction, "That board is out of date.")
+        table = await turns.drawn_table(interaction, table_id, version)
+        if table is None:
             return
         seat = table.seat_of(str(interaction.user.id))
         prompt = table.game.prompt()
@@ -113,12 +109,8 @@ class Play:
     ) -> None:
         """Open an ephemeral picker with the clicking player's own legal actions."""
         turns = self.bot.ui.turns
-        table = await self.host.current(interaction.channel_id or 0)
-        if table is None or table.record.id != table_id or table.game is None:
-            await turns.show_out_of_date(interaction, "That table is closed.")
-            return
-        if table.record.version != version:
-            await turns.show_out_of_date(interaction, "That board is out of date.")
+        table = await turns.drawn_table(interaction, table_id, version)
+        if table is None:
             return
         seat = table.seat_of(str(interaction.user.id))
         prompt = table.game.prompt()

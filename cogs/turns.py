@@ -317,6 +317,20 @@ class TurnMessages:
         files = payload.pop("attachments", [])
         await reply(interaction, f"{intro}{payload['content']}", files=files)
 
+    async def drawn_table(
+        self, interaction: discord.Interaction, table_id: int, version: int
+    ) -> Table | None:
+        """The channel's running table if it is still at the version a component was drawn for;
+        otherwise None, after refusing the component with the current board."""
+        table = await self.host.current(interaction.channel_id or 0)
+        if table is None or table.record.id != table_id:
+            await self.show_out_of_date(interaction, "That table is closed.")
+            return None
+        if table.record.version != version or table.game is None:
+            await self.show_out_of_date(interaction, "That board is out of date.")
+            return None
+        return table
+
     async def show_out_of_date(self, interaction: discord.Interaction, why: str) -> None:
         """Refuse a stale component, showing the current board privately."""
         table = await self.host.current(interaction.channel_id or 0)

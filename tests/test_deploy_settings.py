@@ -3,9 +3,6 @@ with a PostgreSQL database it cannot use, and the sharded bot."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,8 +11,8 @@ from discord.ext import commands
 from bot.app import ShardedTableBot, TableBot, create_bot
 from bot.config import DEFAULT_DATABASE_PATH, ConfigError, Settings
 from tests.conftest import GAMES
+from tests.test_faults import one_error_line, run_bot
 
-ROOT = Path(__file__).resolve().parents[1]
 PG = "postgresql://bot:pw@db.example:5432/games"
 
 
@@ -74,21 +71,6 @@ def test_sharded_settings_make_an_autosharded_bot_with_those_shards():
     bot = create_bot(load(SHARD_COUNT="4", SHARD_IDS="1,3", DATABASE_URL=PG), games=GAMES)
     assert isinstance(bot, ShardedTableBot) and isinstance(bot, commands.AutoShardedBot)
     assert bot.shard_count == 4 and bot.shard_ids == [1, 3]
-
-
-def run_bot(cwd: Path, **env_values: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DEV_GUILD_ID", "DATABASE_PATH")}
-    env.update(DISCORD_TOKEN="not-a-real-token", PYTHONPATH=str(ROOT), **env_values)
-    return subprocess.run(
-        [sys.executable, "-m", "bot"], cwd=cwd, env=env, capture_output=True, text=True, timeout=60
-    )
-
-
-def one_error_line(done: subprocess.CompletedProcess[str]) -> str:
-    assert "Traceback" not in done.stdout + done.stderr
-    errors = [line for line in (done.stdout + done.stderr).splitlines() if "ERROR" in line]
-    assert len(errors) == 1, done.stdout + done.stderr
-    return errors[0]
 
 
 def test_an_unreachable_postgres_server_exits_with_one_line_and_status_1(tmp_path):

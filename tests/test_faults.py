@@ -54,9 +54,13 @@ async def start(host: TableHost, channel: int, options: str = "") -> None:
 # -- 1. a database that cannot be used at start ----------------------------------------------------
 
 
-def run_bot(cwd: Path, database: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("DEV_GUILD_ID",)}
-    env.update(DISCORD_TOKEN="not-a-real-token", DATABASE_PATH=database, PYTHONPATH=str(ROOT))
+def run_bot(cwd: Path, database: str | None = None, **env_values: str) -> subprocess.CompletedProcess[str]:
+    """``python -m bot`` in ``cwd`` with a fake token, the SQLite file ``database`` and
+    ``env_values`` set (no settings from the caller's environment)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DEV_GUILD_ID", "DATABASE_PATH")}
+    env.update(DISCORD_TOKEN="not-a-real-token", PYTHONPATH=str(ROOT), **env_values)
+    if database is not None:
+        env["DATABASE_PATH"] = database
     # A bot that hangs instead of exiting fails here by timing out.
     return subprocess.run(
         [sys.executable, "-m", "bot"], cwd=cwd, env=env, capture_output=True, text=True, timeout=60
