@@ -23,6 +23,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.store.reads import TableReads
 from bot.store.records import LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
 
 log = logging.getLogger(__name__)
@@ -220,7 +221,7 @@ def _keep_seat_view_args(
     return (table_id, seat, turn, json.dumps(view), prior_turn, prior)
 
 
-class PostgresStore:
+class PostgresStore(TableReads):
     """The bot's PostgreSQL database: open with :meth:`open`, close with :meth:`close`."""
 
     shared = True
@@ -511,8 +512,9 @@ class PostgresStore:
 
     # -- reading ------------------------------------------------------------------------------
 
-    async def _records(self, query: str, *params: Any) -> list[TableRecord]:
-        rows = await self._run(lambda conn: conn.fetch(f"SELECT {_COLUMNS} FROM tables {query}", *params))
+    async def _records(self, query: str, params: tuple[Any, ...] = ()) -> list[TableRecord]:
+        sql = _dollars(f"SELECT {_COLUMNS} FROM tables {query}")
+        rows = await self._run(lambda conn: conn.fetch(sql, *params))
         return [_record(r) for r in rows]
 
     async def revision(self, table_id: int) -> tuple[int, int | None] | None:
@@ -523,48 +525,18 @@ class PostgresStore:
         )
         return (row[0], row[1]) if row is not None else None
 
-    async def get_table(self, table_id: int) -> TableRecord | None:
-        """The table with this id, or None."""
-        found = await self._records("WHERE id = $1", table_id)
-        return found[0] if found else None
-
-    async def open_table(self, channel_id: int) -> TableRecord | None:
-        """The lobby or running table of a channel, or None."""
-        found = await self._records("WHERE channel_id = $1 AND status IN ('lobby', 'playing')", channel_id)
-        return found[0] if found else None
-
-    async def latest_table(self, channel_id: int) -> TableRecord | None:
-        """The channel's most recent table, open or not, or None."""
-        found = await self._records("WHERE channel_id = $1 ORDER BY id DESC LIMIT 1", channel_id)
-        return found[0] if found else None
-
-    async def tables(self, channel_id: int | None = None) -> list[TableRecord]:
-        """Every table (of one channel if given), oldest first, history included."""
-        if channel_id is None:
-            return await self._records("ORDER BY id")
-        return await self._records("WHERE channel_id = $1 ORDER BY id", channel_id)
-
     async def due_tables(
         self, now: datetime, *, shards: tuple[int, tuple[int, ...]] | None = None
     ) -> list[TableRecord]:
         """Playing tables whose deadline has passed, the most overdue first. ``shards``
         ``(shard_count, shard_ids)``: only tables whose guild is on one of those shards
         (``(guild_id >> 22) % shard_count``; a table without a guild is on shard 0)."""
-        query = "WHERE deadline IS NOT NULL AND deadline <= $1 AND status = 'playing'"
-        params: list[Any] = [now]
+        query = "WHERE deadline IS NOT NULL AND deadline <= ? AND status = 'playing'"
+        params: tuple[Any, ...] = (now,)
         if shards is not None:
-            query += " AND COALESCE((guild_id >> 22) % $2, 0) = ANY($3::bigint[])"
-            params += [shards[0], list(shards[1])]
-        return await self._records(query + " ORDER BY deadline", *params)
-
-    async def awaiting(self, user_id: str, guild_id: int | None = None) -> list[TableRecord]:
-        """Playing tables waiting for ``user_id`` (on one server if ``guild_id`` is given)."""
-        pattern = "%" + json.dumps(user_id) + "%"
-        if guild_id is None:
-            return await self._records("WHERE status = 'playing' AND awaiting LIKE $1 ORDER BY id", pattern)
-        return await self._records(
-            "WHERE status = 'playing' AND guild_id = $1 AND awaiting LIKE $2 ORDER BY id", guild_id, pattern
-        )
+            query += " AND COALESCE((guild_id >> 22) % ?, 0) = ANY(?::bigint[])"
+            params += (shards[0], list(shards[1]))
+        return await self._records(query + " ORDER BY deadline", params)
 
     async def since(
         self, table_id: int, actor: str, before_turn: int | None = None
@@ -579,17 +551,6 @@ class PostgresStore:
             (table_id, table_id, actor, before_turn, before_turn),
         )
         return [(r[0], r[1], r[2]) for r in rows]
-
-    async def recent_summaries(self, table_id: int, limit: int, upto: int | None = None) -> list[str]:
-        """The last ``limit`` public summary lines of a table's log, oldest first (of the actions
-        up to version ``upto`` if given)."""
-        rows = await self.sql(
-            "SELECT summary FROM events WHERE table_id = ? AND summary != '' AND seq <= ? "
-            "ORDER BY seq DESC LIMIT ?",
-            (table_id, upto if upto is not None else 2**31 - 1, limit),
-        )
-        lines = [line for (summary,) in reversed(rows) for line in summary.splitlines() if line]
-        return lines[-limit:]
 
     async def log(self, table_id: int, limit: int | None = None) -> list[LogEntry]:
         """The table's action log, oldest first (the last ``limit`` entries if given)."""

@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot.store.reads import TableReads
 from bot.store.records import LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
 
 log = logging.getLogger(__name__)
@@ -187,7 +188,7 @@ def _keep_seat_view(conn: sqlite3.Connection, table_id: int, seat: str, turn: in
     )
 
 
-class SqliteStore:
+class SqliteStore(TableReads):
     """The bot's SQLite database: open with :meth:`open`, close with :meth:`close`."""
 
     shared = False
@@ -441,27 +442,6 @@ class SqliteStore:
         rows = await self.sql("SELECT rev, message_id FROM tables WHERE id = ?", (table_id,))
         return (rows[0][0], rows[0][1]) if rows else None
 
-    async def get_table(self, table_id: int) -> TableRecord | None:
-        """The table with this id, or None."""
-        found = await self._records("WHERE id = ?", (table_id,))
-        return found[0] if found else None
-
-    async def open_table(self, channel_id: int) -> TableRecord | None:
-        """The lobby or running table of a channel, or None."""
-        found = await self._records("WHERE channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,))
-        return found[0] if found else None
-
-    async def latest_table(self, channel_id: int) -> TableRecord | None:
-        """The channel's most recent table, open or not, or None."""
-        found = await self._records("WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
-        return found[0] if found else None
-
-    async def tables(self, channel_id: int | None = None) -> list[TableRecord]:
-        """Every table (of one channel if given), oldest first, history included."""
-        if channel_id is None:
-            return await self._records("ORDER BY id")
-        return await self._records("WHERE channel_id = ? ORDER BY id", (channel_id,))
-
     async def due_tables(
         self, now: datetime, *, shards: tuple[int, tuple[int, ...]] | None = None
     ) -> list[TableRecord]:
@@ -476,15 +456,6 @@ class SqliteStore:
             params += (shards[0], *shards[1])
         return await self._records(query + " ORDER BY deadline", params)
 
-    async def awaiting(self, user_id: str, guild_id: int | None = None) -> list[TableRecord]:
-        """Playing tables waiting for ``user_id`` (on one server if ``guild_id`` is given)."""
-        pattern = "%" + json.dumps(user_id) + "%"
-        if guild_id is None:
-            return await self._records("WHERE status = 'playing' AND awaiting LIKE ? ORDER BY id", (pattern,))
-        return await self._records(
-            "WHERE status = 'playing' AND guild_id = ? AND awaiting LIKE ? ORDER BY id", (guild_id, pattern)
-        )
-
     async def since(
         self, table_id: int, actor: str, before_turn: int | None = None
     ) -> list[tuple[int, int | None, str]]:
@@ -498,17 +469,6 @@ class SqliteStore:
             (table_id, table_id, actor, before_turn, before_turn),
         )
         return [(r[0], r[1], r[2]) for r in rows]
-
-    async def recent_summaries(self, table_id: int, limit: int, upto: int | None = None) -> list[str]:
-        """The last ``limit`` public summary lines of a table's log, oldest first (of the actions
-        up to version ``upto`` if given)."""
-        rows = await self.sql(
-            "SELECT summary FROM events WHERE table_id = ? AND summary != '' AND seq <= ? "
-            "ORDER BY seq DESC LIMIT ?",
-            (table_id, upto if upto is not None else 2**31 - 1, limit),
-        )
-        lines = [line for (summary,) in reversed(rows) for line in summary.splitlines() if line]
-        return lines[-limit:]
 
     async def log(self, table_id: int, limit: int | None = None) -> list[LogEntry]:
         """The table's action log, oldest first (the last ``limit`` entries if given)."""

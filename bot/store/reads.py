@@ -1,0 +1,61 @@
+"""The reads both store backends answer with the same SQL (``?`` placeholders, which the
+PostgreSQL backend numbers itself): finding tables and reading a table's log summaries."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.store.records import TableRecord
+
+
+class TableReads:
+    """Table look-ups and log summaries over a backend's ``sql`` and ``_records``."""
+
+    async def sql(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        """Run one SQL statement and return its rows (each backend runs it its own way)."""
+        raise NotImplementedError
+
+    async def _records(self, query: str, params: tuple[Any, ...] = ()) -> list[TableRecord]:
+        raise NotImplementedError
+
+    async def get_table(self, table_id: int) -> TableRecord | None:
+        """The table with this id, or None."""
+        found = await self._records("WHERE id = ?", (table_id,))
+        return found[0] if found else None
+
+    async def open_table(self, channel_id: int) -> TableRecord | None:
+        """The lobby or running table of a channel, or None."""
+        found = await self._records("WHERE channel_id = ? AND status IN ('lobby', 'playing')", (channel_id,))
+        return found[0] if found else None
+
+    async def latest_table(self, channel_id: int) -> TableRecord | None:
+        """The channel's most recent table, open or not, or None."""
+        found = await self._records("WHERE channel_id = ? ORDER BY id DESC LIMIT 1", (channel_id,))
+        return found[0] if found else None
+
+    async def tables(self, channel_id: int | None = None) -> list[TableRecord]:
+        """Every table (of one channel if given), oldest first, history included."""
+        if channel_id is None:
+            return await self._records("ORDER BY id")
+        return await self._records("WHERE channel_id = ? ORDER BY id", (channel_id,))
+
+    async def awaiting(self, user_id: str, guild_id: int | None = None) -> list[TableRecord]:
+        """Playing tables waiting for ``user_id`` (on one server if ``guild_id`` is given)."""
+        pattern = "%" + json.dumps(user_id) + "%"
+        if guild_id is None:
+            return await self._records("WHERE status = 'playing' AND awaiting LIKE ? ORDER BY id", (pattern,))
+        return await self._records(
+            "WHERE status = 'playing' AND guild_id = ? AND awaiting LIKE ? ORDER BY id", (guild_id, pattern)
+        )
+
+    async def recent_summaries(self, table_id: int, limit: int, upto: int | None = None) -> list[str]:
+        """The last ``limit`` public summary lines of a table's log, oldest first (of the actions
+        up to version ``upto`` if given)."""
+        rows = await self.sql(
+            "SELECT summary FROM events WHERE table_id = ? AND summary != '' AND seq <= ? "
+            "ORDER BY seq DESC LIMIT ?",
+            (table_id, upto if upto is not None else 2**31 - 1, limit),
+        )
+        lines = [line for (summary,) in reversed(rows) for line in summary.splitlines() if line]
+        return lines[-limit:]
