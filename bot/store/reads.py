@@ -49,6 +49,20 @@ class TableReads:
             "WHERE status = 'playing' AND guild_id = ? AND awaiting LIKE ? ORDER BY id", (guild_id, pattern)
         )
 
+    async def since(
+        self, table_id: int, actor: str, before_turn: int | None = None
+    ) -> list[tuple[int, int | None, str]]:
+        """``(seq, turn, summary)`` of every log row after ``actor``'s last one (in a turn before
+        ``before_turn`` if given; all rows if there is none), oldest first, rows without a public
+        summary left out."""
+        rows = await self.sql(
+            "SELECT seq, turn, summary FROM events WHERE table_id = ? AND summary != '' AND seq > "
+            "COALESCE((SELECT MAX(seq) FROM events WHERE table_id = ? AND actor = ? "
+            "AND (CAST(? AS INTEGER) IS NULL OR turn IS NULL OR turn < ?)), 0) ORDER BY seq",
+            (table_id, table_id, actor, before_turn, before_turn),
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
     async def recent_summaries(self, table_id: int, limit: int, upto: int | None = None) -> list[str]:
         """The last ``limit`` public summary lines of a table's log, oldest first (of the actions
         up to version ``upto`` if given)."""

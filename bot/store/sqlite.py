@@ -456,20 +456,6 @@ class SqliteStore(TableReads):
             params += (shards[0], *shards[1])
         return await self._records(query + " ORDER BY deadline", params)
 
-    async def since(
-        self, table_id: int, actor: str, before_turn: int | None = None
-    ) -> list[tuple[int, int | None, str]]:
-        """``(seq, turn, summary)`` of every log row after ``actor``'s last one (in a turn before
-        ``before_turn`` if given; all rows if there is none), oldest first, rows without a public
-        summary left out."""
-        rows = await self.sql(
-            "SELECT seq, turn, summary FROM events WHERE table_id = ? AND summary != '' AND seq > "
-            "COALESCE((SELECT MAX(seq) FROM events WHERE table_id = ? AND actor = ? "
-            "AND (? IS NULL OR turn IS NULL OR turn < ?)), 0) ORDER BY seq",
-            (table_id, table_id, actor, before_turn, before_turn),
-        )
-        return [(r[0], r[1], r[2]) for r in rows]
-
     async def log(self, table_id: int, limit: int | None = None) -> list[LogEntry]:
         """The table's action log, oldest first (the last ``limit`` entries if given)."""
         query = "SELECT seq, actor, action, summary, at FROM events WHERE table_id = ? ORDER BY seq DESC"
