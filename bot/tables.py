@@ -153,10 +153,8 @@ class ChannelLock:
         self._local = local
         self._held: Any = None
 
-    def locked(self) -> bool:
-        return self._local.locked()
-
     async def acquire(self) -> bool:
+        """Take the lock (and, on a shared store, the table's database lock)."""
         await self._local.acquire()
         if not self._host.store.shared:
             return True
@@ -169,14 +167,6 @@ class ChannelLock:
         self._held = held
         return True
 
-    async def _release_held(self, exc: BaseException | None = None) -> None:
-        held, self._held = self._held, None
-        try:
-            if held is not None:
-                await held.__aexit__(type(exc) if exc else None, exc, exc.__traceback__ if exc else None)
-        finally:
-            self._local.release()
-
     def release(self) -> None:
         """Release a lock taken with :meth:`acquire` outside ``async with`` (local lock only)."""
         assert self._held is None, "a database lock is released by leaving `async with`"
@@ -186,10 +176,12 @@ class ChannelLock:
         await self.acquire()
 
     async def __aexit__(self, *exc_info: Any) -> None:
-        if self._held is None:
+        held, self._held = self._held, None
+        try:
+            if held is not None:
+                await held.__aexit__(*exc_info)
+        finally:
             self._local.release()
-        else:
-            await self._release_held(exc_info[1])
 
 
 class TableHost:
