@@ -2,17 +2,19 @@
 
 Run ``python bench/argo_games.py [--games N] [--rounds R] [--players P] [--seed S] [--baseline C]``.
 
-The baseline is the engine of commit ``C`` (default bc07315, the engine before the speed work of
-issue 11), extracted with ``git archive`` into a temporary directory. Each round plays the same
-``N`` seeded games once with each engine, each in its own fresh Python process, the two engines
-taking turns going first. Every decision picks a random legal action (seeded; undo and cancel only
+Three engines play: the baseline, the engine of commit ``C`` (default bc07315, the engine before
+the speed work of issue 11, plain Python), extracted with ``git archive`` into a temporary
+directory; this tree's engine as plain Python; and the same source compiled with mypyc
+(``ARGO_COMPILE=1``, see setup.py), built in a temporary copy. Each round plays the same ``N``
+seeded games once with each engine, each in its own fresh Python process, the engines taking
+turns going first. Every decision picks a random legal action (seeded; undo and cancel only
 rarely, so that games end). Only finished games count; the time is the CPU time
 (``time.process_time``) of the playing process, spent in the games alone.
 
 Printed per engine: playouts per second, decisions per game, CPU time per decision (p50, p99;
 a decision is finding the deciders, their legal actions and applying one), and how the random
-games ended; then the ratio of playouts per second. The two engines play the same seeds, but
-the baseline's rules differ slightly (issue 9's Laser and Jump Room), so their games may differ.
+games ended; then the ratios of playouts per second. The engines play the same seeds, but the
+baseline's rules differ slightly (issue 9's Laser and Jump Room), so its games may differ.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import json
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -83,11 +86,12 @@ def worker(args: argparse.Namespace) -> None:
     import bot.engine.argo as argo
 
     assert Path(argo.__file__).resolve().is_relative_to(Path(args.worker).resolve()), argo.__file__
+    compiled = not argo.__file__.endswith(".py")
     games = [play(seed, args.players) for seed in range(args.seed, args.seed + args.games)]
-    print(json.dumps({"engine": str(Path(argo.__file__).parent), "games": games}))
+    print(json.dumps({"engine": str(Path(argo.__file__).parent), "compiled": compiled, "games": games}))
 
 
-# ----- the driver: alternates the two engines and reports ---------------------------------------
+# ----- the driver: alternates the engines and reports -------------------------------------------
 
 
 def extract(commit: str, into: Path) -> Path:
@@ -102,14 +106,33 @@ def extract(commit: str, into: Path) -> Path:
     return into
 
 
-def run_worker(root: Path, games: int, players: int, seed: int) -> list[dict[str, Any]]:
+def copy_tree(into: Path) -> Path:
+    """This tree's ``bot/`` package (sources only) and its build hook, copied under ``into``."""
+    ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.c")
+    shutil.copytree(ROOT / "bot", into / "bot", ignore=ignore)
+    shutil.copy2(ROOT / "setup.py", into / "setup.py")
+    return into
+
+
+def compile_tree(into: Path) -> Path:
+    """A copy of this tree with the Argo engine compiled by mypyc, as ``ARGO_COMPILE=1`` builds it."""
+    copy_tree(into)
+    env = {**os.environ, "ARGO_COMPILE": "1"}
+    command = [sys.executable, "setup.py", "build_ext", "--inplace"]
+    subprocess.run(command, cwd=into, env=env, check=True, capture_output=True)
+    return into
+
+
+def run_worker(root: Path, games: int, players: int, seed: int, compiled: bool) -> list[dict[str, Any]]:
     """Play the games in a fresh Python process with the engine found under ``root``."""
     command = [sys.executable, str(Path(__file__).resolve()), "--worker", str(root)]
     command += ["--games", str(games), "--players", str(players), "--seed", str(seed)]
     env = {**os.environ, "PYTHONPATH": "", "PYTHONHASHSEED": "0"}
     cwd = tempfile.gettempdir()
     out = subprocess.run(command, check=True, capture_output=True, text=True, cwd=cwd, env=env)
-    return json.loads(out.stdout.strip().splitlines()[-1])["games"]
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    assert report["compiled"] == compiled, f"{root}: expected compiled={compiled}"
+    return report["games"]
 
 
 def percentile(values: list[int], q: float) -> float:
@@ -150,15 +173,21 @@ def main() -> None:
     if args.worker:
         worker(args)
         return
-    results: dict[str, list[dict[str, Any]]] = {"baseline": [], "project": []}
-    with tempfile.TemporaryDirectory(prefix="argo-baseline-") as tmp:
-        roots = {"baseline": extract(args.baseline, Path(tmp)), "project": ROOT}
+    labels = ["baseline", "plain", "compiled"]
+    results: dict[str, list[dict[str, Any]]] = {label: [] for label in labels}
+    with tempfile.TemporaryDirectory(prefix="argo-bench-") as tmp:
+        print("compiling this tree's engine with mypyc...", file=sys.stderr)
+        roots = {
+            "baseline": extract(args.baseline, Path(tmp) / "baseline"),
+            "plain": copy_tree(Path(tmp) / "plain"),
+            "compiled": compile_tree(Path(tmp) / "compiled"),
+        }
         for round_no in range(args.rounds):
             seed = args.seed + round_no * args.games
-            order = ["baseline", "project"] if round_no % 2 == 0 else ["project", "baseline"]
+            order = labels[round_no % 3 :] + labels[: round_no % 3]
             for label in order:
                 started = time.perf_counter()
-                games = run_worker(roots[label], args.games, args.players, seed)
+                games = run_worker(roots[label], args.games, args.players, seed, label == "compiled")
                 results[label].extend(games)
                 print(
                     f"round {round_no + 1}, {label}: {len(games)} games "
@@ -169,10 +198,12 @@ def main() -> None:
         f"Random {args.players}-player Argo playouts, {args.rounds} rounds of {args.games} games "
         f"(seeds {args.seed}..{args.seed + args.rounds * args.games - 1}), CPU time of one core:"
     )
-    base = summary(f"baseline engine ({args.baseline})", results["baseline"])
-    mine = summary("project engine (this tree)", results["project"])
+    base = summary(f"baseline engine ({args.baseline}, plain Python)", results["baseline"])
+    plain = summary("this engine, plain Python", results["plain"])
+    compiled = summary("this engine, compiled with mypyc (ARGO_COMPILE=1)", results["compiled"])
     if base:
-        print(f"ratio: {mine / base:.2f}x the baseline's playouts per second")
+        print(f"ratio, plain Python: {plain / base:.2f}x the baseline's playouts per second")
+        print(f"ratio, compiled:     {compiled / base:.2f}x the baseline's playouts per second")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import discord
 
 from bot.app import create_bot
 from bot.config import ConfigError, Settings, setup_logging
+from bot.engine import compiled
 from bot.store import StoreError, open_store
 from bot.store.postgres import redact
 
@@ -45,6 +46,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     setup_logging(settings.log_level, secrets=(settings.token,))
     log.info("starting with database %s", redact(str(settings.database)))
+    if compiled.stale_modules():
+        log.warning("%s", compiled.describe())
+    else:
+        log.info("%s", compiled.describe())
     if settings.shards is not None:
         log.info("running shards %s of %d", settings.shards[1], settings.shards[0])
     try:

@@ -4,4 +4,7 @@ from bot.engine.argo.game import ArgoGame
 
 GAME = ArgoGame
 
-__all__ = ["GAME", "ArgoGame"]
+COMPILED: bool = not __file__.endswith(".py")
+"""True when this package runs compiled by mypyc (``ARGO_COMPILE=1`` at install, see setup.py)."""
+
+__all__ = ["COMPILED", "GAME", "ArgoGame"]

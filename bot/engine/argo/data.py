@@ -7,37 +7,38 @@ explains each choice. Door masks are given for rotation 0 (see geometry.py for t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from bot.engine.argo.geometry import E, N, S, W
 
-ROLES: tuple[str, ...] = ("Grunt", "Robot", "Explorer", "Pilot", "Chief")
+ROLES: Final[tuple[str, ...]] = ("Grunt", "Robot", "Explorer", "Pilot", "Chief")
 GRUNT, ROBOT, EXPLORER, PILOT, CHIEF = range(5)
-TEAM_SIZE = len(ROLES)
+TEAM_SIZE: Final = len(ROLES)
 
-COLOURS: tuple[str, ...] = ("Blue", "Yellow", "Red", "Green")
+COLOURS: Final[tuple[str, ...]] = ("Blue", "Yellow", "Red", "Green")
 """Team colour by seat."""
 
-MAX_ALIENS = 5
-UNLIMITED = 99
+MAX_ALIENS: Final = 5
+UNLIMITED: Final = 99
 """The capacity used for the Waking Room, which has no limit."""
 
 # Tile kinds.
-WAKING_ROOM = "waking_room"
-CORRIDOR = "corridor"
-TELEPORTER = "teleporter"
-LAB = "lab"
-CONTROL_ROOM = "control_room"
-JUMP_ROOM = "jump_room"
-TIME_MACHINE = "time_machine"
-LASER = "laser"
-INFIRMARY = "infirmary"
-WAREHOUSE = "warehouse"
-SECURITY_CENTER = "security_center"
-CORE_ROOM = "core_room"
-SAFE_ROOM = "safe_room"
-POD = "pod"
+WAKING_ROOM: Final = "waking_room"
+CORRIDOR: Final = "corridor"
+TELEPORTER: Final = "teleporter"
+LAB: Final = "lab"
+CONTROL_ROOM: Final = "control_room"
+JUMP_ROOM: Final = "jump_room"
+TIME_MACHINE: Final = "time_machine"
+LASER: Final = "laser"
+INFIRMARY: Final = "infirmary"
+WAREHOUSE: Final = "warehouse"
+SECURITY_CENTER: Final = "security_center"
+CORE_ROOM: Final = "core_room"
+SAFE_ROOM: Final = "safe_room"
+POD: Final = "pod"
 
-ACTIVATABLE: frozenset[str] = frozenset(
+ACTIVATABLE: Final[frozenset[str]] = frozenset(
     {
         LAB,
         CONTROL_ROOM,
@@ -52,13 +53,13 @@ ACTIVATABLE: frozenset[str] = frozenset(
 """Kinds of Module that can be Activated. The Core Room and the Safe Room work on their own and
 have no Activation effect (see docs/rules-notes.md)."""
 
-NO_ROBOT: frozenset[str] = frozenset({LAB, LASER})
+NO_ROBOT: Final[frozenset[str]] = frozenset({LAB, LASER})
 """Modules a Robot may not Activate."""
 
-NOT_ROOMS: frozenset[str] = frozenset({WAKING_ROOM, CORRIDOR, TELEPORTER, POD})
+NOT_ROOMS: Final[frozenset[str]] = frozenset({WAKING_ROOM, CORRIDOR, TELEPORTER, POD})
 """Kinds of tile that are not Rooms: the Laser can only shoot into a Room (see docs/rules-notes.md)."""
 
-ALIEN_FORBIDDEN: frozenset[str] = frozenset({WAKING_ROOM, POD, SAFE_ROOM})
+ALIEN_FORBIDDEN: Final[frozenset[str]] = frozenset({WAKING_ROOM, POD, SAFE_ROOM})
 """Tiles no Alien may enter, be pushed into or be placed on."""
 
 
@@ -134,13 +135,13 @@ def _build_tiles() -> tuple[TileType, ...]:
     return tuple(tiles)
 
 
-TILES: tuple[TileType, ...] = _build_tiles()
+TILES: Final[tuple[TileType, ...]] = _build_tiles()
 """Every tile by id: 0 is the Waking Room, then 30 Modules, then 6 Escape Pods."""
 
-WAKING_ROOM_ID = 0
-MODULE_IDS: tuple[int, ...] = tuple(t.id for t in TILES if t.kind not in (WAKING_ROOM, POD))
-POD_IDS: tuple[int, ...] = tuple(t.id for t in TILES if t.kind == POD)
-SETUP_CORRIDOR_IDS: tuple[int, ...] = tuple(t.id for t in TILES if t.kind == CORRIDOR and not t.alien)
+WAKING_ROOM_ID: Final = 0
+MODULE_IDS: Final[tuple[int, ...]] = tuple(t.id for t in TILES if t.kind not in (WAKING_ROOM, POD))
+POD_IDS: Final[tuple[int, ...]] = tuple(t.id for t in TILES if t.kind == POD)
+SETUP_CORRIDOR_IDS: Final[tuple[int, ...]] = tuple(t.id for t in TILES if t.kind == CORRIDOR and not t.alien)
 """Corridors without an Alien symbol: four of them are drawn at set-up."""
 
 
@@ -151,17 +152,17 @@ def pods_for(players: int) -> list[int]:
     return [t.id for t in pods]
 
 
-ALIEN_TRACKS: dict[int, tuple[int, ...]] = {
+ALIEN_TRACKS: Final[dict[int, tuple[int, ...]]] = {
     2: (1, 2, 3, 4, 5, 6, 8, 10, 12),
     3: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14),
     4: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 16),
 }
 """The value printed on each slot of the Alien score track, by player count."""
 
-DIFFICULTIES: dict[str, int] = {"easy": 1, "medium": 2, "hard": 3}
+DIFFICULTIES: Final[dict[str, int]] = {"easy": 1, "medium": 2, "hard": 3}
 """How many slots at the start of the Alien track each difficulty token covers."""
 
-MODULE_EFFECTS: dict[str, str] = {
+MODULE_EFFECTS: Final[dict[str, str]] = {
     WAKING_ROOM: "Where every team starts. No capacity limit; no Alien may ever enter.",
     CORRIDOR: "A passage for 1 Astronaut (and 1 Alien). No effect; cannot be Activated.",
     TELEPORTER: "Entering sends the Astronaut on to another Teleporter or the Waking Room.",
@@ -179,7 +180,7 @@ MODULE_EFFECTS: dict[str, str] = {
 }
 """One line per kind of tile, for menus and the rules pages (at most 100 characters each)."""
 
-ROLE_ABILITIES: dict[str, str] = {
+ROLE_ABILITIES: Final[dict[str, str]] = {
     "Grunt": "Kills an Alien he meets; an Alien kills him only if no other non-Robot is there.",
     "Robot": "Aliens ignore him and he ignores them; cannot Activate the Lab or the Laser.",
     "Explorer": "Moves up to two tiles with one Move action.",

@@ -4,7 +4,7 @@ cancel and undo."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from bot.engine.argo import building, effects, legal, modules, movement, resolution, words
 from bot.engine.argo.data import (
@@ -40,12 +40,12 @@ from bot.engine.core import (
     player_ref,
 )
 
-TM_LABEL = "Time Machine"
-TM_WAIT_DEFAULT = 120
+TM_LABEL: Final = "Time Machine"
+TM_WAIT_DEFAULT: Final = 120
 """Minutes a Time Machine moment is held open by default: in asynchronous play a moment that
 lasts no time is no chance at all (see docs/rules-notes.md, "Time Machine in async play")."""
 
-_TURN_FIELDS = (
+_TURN_FIELDS: Final = (
     "actions_used",
     "active",
     "alien_victory",
@@ -123,7 +123,7 @@ class ArgoGame(Game):
                 raise IllegalAction(f"Unknown option '{key}'.")
             values[key] = spec.parse(str(value))
         rng = Rng(seed)
-        st = State.__new__(State)
+        st = State()
         st.owned = OWN_ALL
         st.players = tuple(str(p) for p in players)
         st.difficulty = str(values["difficulty"])
@@ -402,11 +402,11 @@ class ArgoGame(Game):
             raise IllegalAction("The game is over.")
         if player == SYSTEM:
             if action.get("type") == "timeout" and st.hold is not None:
-                events = [Event("Time is up for the Time Machine.", kind="timemachine")]
-                self._end_hold(events)
-                self._auto(events)
+                timeout = [Event("Time is up for the Time Machine.", kind="timemachine")]
+                self._end_hold(timeout)
+                self._auto(timeout)
                 self._new_base()
-                return events
+                return timeout
             raise IllegalAction("Nothing is waiting for a timeout now.")
         if action not in self.legal_actions(player):
             raise IllegalAction(self._refusal(player, action))

@@ -6,15 +6,20 @@ cell ``(0, 0)``. Door sets are 4-bit masks of the sides N, E, S, W.
 
 from __future__ import annotations
 
+from typing import Final
+
 Cell = tuple[int, int]
 
-N, E, S, W = 1, 2, 4, 8
-SIDES: tuple[int, ...] = (N, E, S, W)
-SIDE_LETTER: dict[int, str] = {N: "N", E: "E", S: "S", W: "W"}
-SIDE_NAME: dict[int, str] = {N: "north", E: "east", S: "south", W: "west"}
-DELTA: dict[int, Cell] = {N: (0, -1), E: (1, 0), S: (0, 1), W: (-1, 0)}
-OPPOSITE: dict[int, int] = {N: S, S: N, E: W, W: E}
-ORIGIN: Cell = (0, 0)
+N: Final = 1
+E: Final = 2
+S: Final = 4
+W: Final = 8
+SIDES: Final[tuple[int, ...]] = (N, E, S, W)
+SIDE_LETTER: Final[dict[int, str]] = {N: "N", E: "E", S: "S", W: "W"}
+SIDE_NAME: Final[dict[int, str]] = {N: "north", E: "east", S: "south", W: "west"}
+DELTA: Final[dict[int, Cell]] = {N: (0, -1), E: (1, 0), S: (0, 1), W: (-1, 0)}
+OPPOSITE: Final[dict[int, int]] = {N: S, S: N, E: W, W: E}
+ORIGIN: Final[Cell] = (0, 0)
 
 
 def rotate(mask: int, quarter_turns: int) -> int:
@@ -36,7 +41,7 @@ def _distinct_rotations(mask: int) -> tuple[tuple[int, int], ...]:
     return tuple((rot, doors) for doors, rot in seen.items())
 
 
-_ROTATIONS: tuple[tuple[tuple[int, int], ...], ...] = tuple(_distinct_rotations(m) for m in range(16))
+_ROTATIONS: Final[tuple[tuple[tuple[int, int], ...], ...]] = tuple(_distinct_rotations(m) for m in range(16))
 
 
 def step(cell: Cell, side: int) -> Cell:

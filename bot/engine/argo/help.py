@@ -5,6 +5,7 @@ effects come from data.py; this module adds the details and the bot's words."""
 from __future__ import annotations
 
 from collections import Counter
+from typing import Final
 
 from bot.engine.argo.data import (
     ALIEN_FORBIDDEN,
@@ -469,5 +470,5 @@ def build_pages() -> dict[str, HelpPage]:
     return {"overview": overview, **pages}
 
 
-PAGES: dict[str, HelpPage] = build_pages()
+PAGES: Final[dict[str, HelpPage]] = build_pages()
 """Every Argo rules page by topic; ``"overview"`` first."""

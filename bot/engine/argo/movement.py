@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from bot.engine.argo import station
 from bot.engine.argo.data import (
@@ -234,11 +234,11 @@ def movable(st: State, aid: int) -> bool:
     return tile >= 0 and not _IS_POD[tile]
 
 
-_IS_POD: tuple[bool, ...] = tuple(t.kind == POD for t in TILES)
-_IS_TELEPORTER: tuple[bool, ...] = tuple(t.kind == TELEPORTER for t in TILES)
-_WALK_THROUGH: tuple[bool, ...] = tuple(t.kind not in (TELEPORTER, POD) for t in TILES)
-_CAPACITY: tuple[int, ...] = tuple(t.capacity for t in TILES)
-_KIND_CLASS: tuple[int, ...] = tuple(r if r in (ROBOT, GRUNT) else -1 for r in range(TEAM_SIZE))
+_IS_POD: Final[tuple[bool, ...]] = tuple(t.kind == POD for t in TILES)
+_IS_TELEPORTER: Final[tuple[bool, ...]] = tuple(t.kind == TELEPORTER for t in TILES)
+_WALK_THROUGH: Final[tuple[bool, ...]] = tuple(t.kind not in (TELEPORTER, POD) for t in TILES)
+_CAPACITY: Final[tuple[int, ...]] = tuple(t.capacity for t in TILES)
+_KIND_CLASS: Final[tuple[int, ...]] = tuple(r if r in (ROBOT, GRUNT) else -1 for r in range(TEAM_SIZE))
 """What can_enter tells apart in an Astronaut: Robot, Grunt, or any other."""
 
 

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from bot.engine.argo.data import ALIEN_TRACKS, DIFFICULTIES, TEAM_SIZE, TILES
 from bot.engine.argo.geometry import Cell, rotate
 
-TRACK = -1
+TRACK: Final = -1
 """Location of an Astronaut lying on the Alien score track."""
-ESCAPED = -2
+ESCAPED: Final = -2
 """Location of an Astronaut who left the station in an Escape Pod."""
 
-_COPIED = (
+_COPIED: Final = (
     "pos",
     "rot",
     "doors",
@@ -20,7 +20,7 @@ _COPIED = (
     "occ",
     "tokens",
 )
-_LISTS = (
+_LISTS: Final = (
     "loc",
     "track",
     "scores",
@@ -31,7 +31,7 @@ _LISTS = (
     "pod_stack",
     "launched",
 )
-_PLAIN = (
+_PLAIN: Final = (
     "players",
     "difficulty",
     "deep_space",
@@ -57,9 +57,13 @@ _PLAIN = (
 )
 
 
-LAYOUT, TOKENS, TRACK_BIT, ESCAPES, SUPPLY = 1, 2, 4, 8, 16
+LAYOUT: Final = 1
+TOKENS: Final = 2
+TRACK_BIT: Final = 4
+ESCAPES: Final = 8
+SUPPLY: Final = 16
 """Groups of containers that copies share until one side writes (see :meth:`State.copy`)."""
-OWN_ALL = LAYOUT | TOKENS | TRACK_BIT | ESCAPES | SUPPLY
+OWN_ALL: Final = LAYOUT | TOKENS | TRACK_BIT | ESCAPES | SUPPLY
 
 
 class State:
@@ -124,7 +128,7 @@ class State:
         through an ``own_*`` method, which copies the group first if it is shared. Values held in
         containers (tuples, action dicts, the inner lists of ``launched``, the undo snapshot) are
         never changed in place, so sharing them is safe."""
-        new = State.__new__(State)
+        new = State()
         self.owned = new.owned = 0
         new.pos = self.pos
         new.rot = self.rot
@@ -320,7 +324,7 @@ class State:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> State:
         """The state stored by :meth:`to_json`."""
-        st = cls.__new__(cls)
+        st = cls()
         st.owned = OWN_ALL
         st.players = tuple(data["players"])
         st.difficulty = data["difficulty"]

@@ -7,7 +7,7 @@ whenever a tile is placed, moved or removed: they are computed once per layout, 
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
+from typing import Any, Final
 
 from bot.engine.argo.data import POD, TELEPORTER, TILES, TIME_MACHINE, WAKING_ROOM, WAKING_ROOM_ID
 from bot.engine.argo.geometry import OPPOSITE, SIDES, Cell, E, N, S, W, distinct_rotations, neighbours, step
@@ -16,7 +16,7 @@ from bot.engine.argo.state import State
 Placement = tuple[Cell, int]
 """A cell and a rotation."""
 
-_IS_POD: tuple[bool, ...] = tuple(t.kind == POD for t in TILES)
+_IS_POD: Final[tuple[bool, ...]] = tuple(t.kind == POD for t in TILES)
 
 
 def _links_of(cells: dict[Cell, int], doors: dict[int, int], tile: int, cell: Cell) -> tuple[int, ...]:

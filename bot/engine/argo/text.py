@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from bot.engine.argo.data import COLOURS, CORRIDOR, POD, ROLES, TEAM_SIZE, TILES, WAKING_ROOM
 from bot.engine.argo.geometry import Cell, label
 from bot.engine.argo.state import State
@@ -24,10 +26,10 @@ def astro_key(aid: int) -> str:
 
 
 # Texts are built on every event: small memos, emptied when they grow (player ids vary).
-_WHO: dict[tuple[str, int], str] = {}
-_ASTRO: dict[tuple[str, int], str] = {}
-_PLACE: dict[tuple[int, Cell | None], str] = {}
-_LIMIT = 4096
+_WHO: Final[dict[tuple[str, int], str]] = {}
+_ASTRO: Final[dict[tuple[str, int], str]] = {}
+_PLACE: Final[dict[tuple[int, Cell | None], str]] = {}
+_LIMIT: Final = 4096
 
 
 def who(st: State, seat: int) -> str:

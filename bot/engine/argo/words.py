@@ -10,7 +10,7 @@ Argo has no secret information, so everything here is public.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from bot.engine.argo.data import (
     COLOURS,
@@ -32,13 +32,13 @@ from bot.engine.core import Action
 if TYPE_CHECKING:
     from bot.engine.argo.game import ArgoGame
 
-LABEL_MAX = 80
-DESCRIPTION_MAX = 100
+LABEL_MAX: Final = 80
+DESCRIPTION_MAX: Final = 100
 
-COLOUR_EMOJI: dict[str, str] = {"Blue": "🟦", "Yellow": "🟨", "Red": "🟥", "Green": "🟩"}
+COLOUR_EMOJI: Final[dict[str, str]] = {"Blue": "🟦", "Yellow": "🟨", "Red": "🟥", "Green": "🟩"}
 """The colour squares shown with each team's pieces (one code point each)."""
-ALIEN = "👾"
-SIDE_WORD = {1: "N", 2: "E", 4: "S", 8: "W"}
+ALIEN: Final = "👾"
+SIDE_WORD: Final = {1: "N", 2: "E", 4: "S", 8: "W"}
 
 Part = tuple[str, Any]
 """One token's meaning: (kind, value), e.g. ("astro", 7) or ("path", (3, 12))."""
@@ -63,7 +63,7 @@ def piece(aid: int, me: int | None) -> str:
     return f"{COLOUR_EMOJI[colour]} {colour} {name}"
 
 
-CORRIDOR_SHAPES = {"I": "Straight", "L": "Corner", "T": "T", "X": "Cross", "end": "Dead-end"}
+CORRIDOR_SHAPES: Final = {"I": "Straight", "L": "Corner", "T": "T", "X": "Cross", "end": "Dead-end"}
 
 
 def tile_name(tile: int, shape: bool = False) -> str:

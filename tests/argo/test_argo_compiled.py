@@ -1,0 +1,72 @@
+"""The Argo engine compiled with mypyc (``ARGO_COMPILE=1``, see setup.py) behaves exactly like
+the plain-Python engine: a copy of the project is compiled in a temporary folder, then the Argo
+engine tests (the golden corpus, the copy and property tests, the contract) and the bot tests of
+the AI run there against the compiled modules."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+COPIED = ("bot", "cogs", "render", "tests", "setup.py", "pyproject.toml")
+
+
+def _copy_project(target: Path) -> None:
+    ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.c", "build")
+    for name in COPIED:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, target / name, ignore=ignore)
+        else:
+            shutil.copy2(source, target / name)
+
+
+def _run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        args, cwd=cwd, env={**os.environ, **env}, capture_output=True, text=True, timeout=900
+    )
+
+
+def test_the_compiled_engine_passes_the_argo_and_ai_tests(tmp_path):
+    project = tmp_path / "project"
+    project.mkdir()
+    _copy_project(project)
+    built = _run([sys.executable, "setup.py", "build_ext", "--inplace"], project, ARGO_COMPILE="1")
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
+    assert list((project / "bot/engine/argo").glob("game.*.so")), "no compiled module was built"
+
+    probe = _run(
+        [
+            sys.executable,
+            "-c",
+            "import bot.engine.argo as a, bot.engine.argo.game as g; print(a.COMPILED, g.__file__)",
+        ],
+        project,
+    )
+    assert probe.returncode == 0, probe.stderr
+    compiled, where = probe.stdout.split()
+    assert compiled == "True" and where.endswith(".so"), probe.stdout
+    assert Path(where).is_relative_to(project), f"the copy imported another tree's engine: {where}"
+
+    tests = _run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "tests/argo",
+            "tests/ai",
+            "--ignore=tests/argo/test_argo_compiled.py",
+        ],
+        project,
+    )
+    assert tests.returncode == 0, tests.stdout[-5000:] + tests.stderr[-2000:]
+    summary = tests.stdout.strip().splitlines()[-1]
+    passed = re.search(r"(\d+) passed", summary)
+    assert passed and int(passed.group(1)) >= 200 and "failed" not in summary, summary
