@@ -12,7 +12,11 @@ from typing import Final
 from bot.engine.argo.geometry import E, N, S, W
 
 ROLES: Final[tuple[str, ...]] = ("Grunt", "Robot", "Explorer", "Pilot", "Chief")
-GRUNT, ROBOT, EXPLORER, PILOT, CHIEF = range(5)
+GRUNT: Final = 0
+ROBOT: Final = 1
+EXPLORER: Final = 2
+PILOT: Final = 3
+CHIEF: Final = 4
 TEAM_SIZE: Final = len(ROLES)
 
 COLOURS: Final[tuple[str, ...]] = ("Blue", "Yellow", "Red", "Green")

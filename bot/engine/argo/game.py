@@ -271,10 +271,15 @@ class ArgoGame(Game):
 
     def legal_actions(self, player: str) -> list[Action]:
         """Every action ``player`` may take now."""
+        return list(self._legal_cached(player))
+
+    def _legal_cached(self, player: str) -> list[Action]:
+        """legal_actions itself, kept for this state: callers must not change the list."""
         key = ("legal", player)
-        if key not in self._cache:
-            self._cache[key] = self._legal(player)
-        return list(self._cache[key])
+        found = self._cache.get(key)
+        if found is None:
+            found = self._cache[key] = self._legal(player)
+        return found
 
     def _legal(self, player: str) -> list[Action]:
         st = self.st
@@ -408,7 +413,7 @@ class ArgoGame(Game):
                 self._new_base()
                 return timeout
             raise IllegalAction("Nothing is waiting for a timeout now.")
-        if action not in self.legal_actions(player):
+        if action not in self._legal_cached(player):
             raise IllegalAction(self._refusal(player, action))
         seat = self._seat(player)
         assert seat is not None

@@ -34,7 +34,9 @@ from bot.engine.argo.data import (
 from bot.engine.argo.geometry import E, N, S, W
 from bot.engine.core import HelpPage
 
-BASICS, MODULES, ASTRONAUTS = "Basics", "Modules", "Astronauts"
+BASICS: Final = "Basics"
+MODULES: Final = "Modules"
+ASTRONAUTS: Final = "Astronauts"
 
 
 def _doors(mask: int) -> str:

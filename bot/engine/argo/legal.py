@@ -77,7 +77,13 @@ def activation_options(st: State, seat: int, memo: dict[Any, bool] | None = None
             found = st.geo.get(key)
             if found is None:
                 found = st.geo[key] = [
-                    {**base, "tile": tile, "cell": [cell[0], cell[1]], "rot": rot}
+                    {
+                        "type": "activate",
+                        "module": module,
+                        "tile": tile,
+                        "cell": [cell[0], cell[1]],
+                        "rot": rot,
+                    }
                     for tile, cell, rot in station.control_moves(st)
                 ]
             out.extend(found)

@@ -15,8 +15,12 @@ from bot.engine.argo.state import State
 
 Placement = tuple[Cell, int]
 """A cell and a rotation."""
+OpenCell = tuple[Cell, int, tuple[int | None, ...]]
+"""An empty cell facing a Module connector, the mask of its sides facing one, its neighbours."""
 
 _IS_POD: Final[tuple[bool, ...]] = tuple(t.kind == POD for t in TILES)
+_BACK: Final[tuple[int, ...]] = (S, W, N, E)
+"""For each side of SIDES, the side of the neighbouring tile that faces it."""
 
 
 def _links_of(cells: dict[Cell, int], doors: dict[int, int], tile: int, cell: Cell) -> tuple[int, ...]:
@@ -130,7 +134,7 @@ def distances(st: State) -> dict[int, int]:
     return found
 
 
-def _open_cells(st: State) -> list[tuple[Cell, int, tuple[int | None, ...]]]:
+def _open_cells(st: State) -> list[OpenCell]:
     """Empty cells facing a connector of a Module, sorted north to south then west to east, each
     with the mask of its sides facing a Module connector and its four neighbours (N, E, S, W)."""
     found = st.geo.get("open")
@@ -177,58 +181,103 @@ def grown(st: State, before: dict[Any, Any], tile: int) -> None:
     touches is worked out again. The answers are those a fresh computation would give."""
     geo = st.geo
     cells, doors, pos = st.cell, st.doors, st.pos
-    x, y = cell = pos[tile]
-    spots = ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
-    found = before.get("links")
-    if found is not None:
-        found = dict(found)
-        found[tile] = mine = _links_of(cells, doors, tile, cell)
-        for other in mine:
-            found[other] = _links_of(cells, doors, other, pos[other])
-        geo["links"] = found
+    cell = pos[tile]
     kind = TILES[tile].kind
+    old_links: dict[int, tuple[int, ...]] | None = before.get("links")
+    if old_links is not None:
+        joined = dict(old_links)
+        mine = _links_of(cells, doors, tile, cell)
+        joined[tile] = mine
+        for other in mine:
+            joined[other] = _links_of(cells, doors, other, pos[other])
+        geo["links"] = joined
     if "teleporters" in before:
         geo["teleporters"] = (*before["teleporters"], tile) if kind == TELEPORTER else before["teleporters"]
     if "time_machine" in before:
         geo["time_machine"] = tile if kind == TIME_MACHINE else before["time_machine"]
-    found = before.get("distances")
-    if found is not None and "links" in geo:
-        if kind != POD:  # Pods are never passed through: no distance changes
-            found = dict(found)
-            joined = geo["links"]
-            steps = [found[o] for o in joined[tile] if o in found and not _IS_POD[o]]
-            if steps:
-                found[tile] = min(steps) + 1
-                todo = deque([tile])
-                while todo:  # shorter ways through the new tile
-                    here = todo.popleft()
-                    for other in joined[here]:
-                        if not _IS_POD[other] and found.get(other, found[here] + 2) > found[here] + 1:
-                            found[other] = found[here] + 1
-                            todo.append(other)
-        geo["distances"] = found
-    found = before.get("open")
-    if found is not None:
-        spots_left = {c: (need, around) for c, need, around in found if c != cell}
-        mask = doors[tile] if kind != POD else 0
-        for side, spot, back, index in zip(SIDES, spots, (S, W, N, E), (2, 3, 0, 1), strict=True):
-            if spot in cells:
-                continue
-            entry = spots_left.get(spot)
-            if entry is None:
-                if mask & side:  # a new spot in front of one of the new Module's doors
-                    spots_left[spot] = _open_entry(cells, doors, spot)
-                continue
-            need, around = entry
-            around = (*around[:index], tile, *around[index + 1 :])
-            spots_left[spot] = (need | back if mask & side else need, around)
-        geo["open"] = [
-            (c, need, around) for c, (need, around) in sorted(spots_left.items(), key=_first_north)
-        ]
+    old_distances: dict[int, int] | None = before.get("distances")
+    if old_distances is not None and "links" in geo:
+        geo["distances"] = (
+            old_distances if kind == POD else _distances_grown(geo["links"], old_distances, tile)
+        )
+    old_open: list[OpenCell] | None = before.get("open")
+    if old_open is not None:
+        geo["open"] = _open_grown(st, old_open, tile)
 
 
-def _first_north(item: tuple[Cell, Any]) -> tuple[int, int]:
-    return (item[0][1], item[0][0])
+def _distances_grown(joined: dict[int, tuple[int, ...]], before: dict[int, int], tile: int) -> dict[int, int]:
+    """The distances from the Waking Room once Module ``tile`` has joined the station."""
+    found = dict(before)
+    best = -1
+    for other in joined[tile]:
+        if not _IS_POD[other] and other in found and (best < 0 or found[other] < best):
+            best = found[other]
+    if best >= 0:
+        found[tile] = best + 1
+        todo = [tile]
+        i = 0
+        while i < len(todo):  # shorter ways through the new tile, breadth first
+            here = todo[i]
+            i += 1
+            near = found[here] + 1
+            for other in joined[here]:
+                if not _IS_POD[other] and found.get(other, near + 1) > near:
+                    found[other] = near
+                    todo.append(other)
+    return found
+
+
+def _open_grown(st: State, before: list[OpenCell], tile: int) -> list[OpenCell]:
+    """The open cells once ``tile`` stands on one of them (``before``: those without it): the
+    cell is gone, its free neighbours gain the new tile (and a Module's doors facing them), and
+    new cells open in front of a new Module's doors. Sorted north to south, then west to east."""
+    cells, doors = st.cell, st.doors
+    cell = st.pos[tile]
+    x, y = cell
+    mask = doors[tile] if not _IS_POD[tile] else 0
+    spots = ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
+    olds: dict[Cell, OpenCell] = {}
+    for entry in before:
+        if entry[0] in spots:
+            olds[entry[0]] = entry
+    changed: dict[Cell, OpenCell] = {}
+    fresh: list[OpenCell] = []
+    for i in range(4):
+        spot = spots[i]
+        if spot in cells:
+            continue
+        old = olds.get(spot)
+        if old is None:
+            if mask & SIDES[i]:  # a new spot in front of one of the new Module's doors
+                need, around = _open_entry(cells, doors, spot)
+                fresh.append((spot, need, around))
+            continue
+        facing = (i + 2) % 4  # the side of the spot that faces the new tile
+        around = (*old[2][:facing], tile, *old[2][facing + 1 :])
+        changed[spot] = (spot, old[1] | _BACK[i] if mask & SIDES[i] else old[1], around)
+    fresh.sort(key=_open_north_first)
+    out: list[OpenCell] = []
+    j = 0
+    for entry in before:
+        here = entry[0]
+        while j < len(fresh) and _north_of(fresh[j][0], here):
+            out.append(fresh[j])
+            j += 1
+        if here == cell:
+            continue
+        update = changed.get(here)
+        out.append(entry if update is None else update)
+    out.extend(fresh[j:])
+    return out
+
+
+def _north_of(a: Cell, b: Cell) -> bool:
+    """True if cell ``a`` comes before ``b`` north to south, then west to east."""
+    return a[1] < b[1] or (a[1] == b[1] and a[0] < b[0])
+
+
+def _open_north_first(entry: OpenCell) -> tuple[int, int]:
+    return (entry[0][1], entry[0][0])
 
 
 def _frontier(st: State, skip: int | None = None) -> list[Cell]:
@@ -245,22 +294,6 @@ def _frontier(st: State, skip: int | None = None) -> list[Cell]:
                 if target == free or target not in st.cell:
                     found.setdefault(target, None)
     return sorted(found, key=lambda c: (c[1], c[0]))
-
-
-def _module_links(st: State, cell: Cell, mask: int, skip: int | None = None) -> int:
-    """How many Modules a tile with door mask ``mask`` on ``cell`` would connect to."""
-    count = 0
-    for side in SIDES:
-        if mask & side:
-            other = st.cell.get(step(cell, side))
-            if (
-                other is not None
-                and other != skip
-                and TILES[other].kind != POD
-                and st.doors[other] & OPPOSITE[side]
-            ):
-                count += 1
-    return count
 
 
 def module_placements(st: State, tile: int) -> list[Placement]:
@@ -369,10 +402,9 @@ def _control_moves(st: State) -> list[tuple[int, Cell, int]]:
         rotations = distinct_rotations(TILES[tile].doors)
         if parts == 1:
             for cell, need in _open_without(st, tile):
+                same = cell == old_cell
                 for rot, mask in rotations:
-                    if cell == old_cell and mask == old_doors:
-                        continue
-                    if mask & need:
+                    if mask & need and not (same and mask == old_doors):
                         out.append((tile, cell, rot))
             continue
         # The tile holds the station together: it must link, at its new place, to every part
@@ -389,17 +421,19 @@ def _control_moves(st: State) -> list[tuple[int, Cell, int]]:
                 cells.get(c) if c != old_cell else None
                 for c in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
             ]
+            same = cell == old_cell
             for rot, mask in rotations:
-                if cell == old_cell and mask == old_doors:
+                if same and mask == old_doors:
                     continue
-                if not _module_links(st, cell, mask, skip=tile):
-                    continue
-                touched = {
-                    part[other]
-                    for side, other, back in zip(SIDES, around, (S, W, N, E), strict=True)
-                    if mask & side and other is not None and doors[other] & back
-                }
-                if len(touched) == parts:
+                # the parts it would join, and whether one of them is joined through a Module
+                touched: set[int] = set()
+                modules = False
+                for i in range(4):
+                    other = around[i]
+                    if other is not None and mask & SIDES[i] and doors[other] & _BACK[i]:
+                        touched.add(part[other])
+                        modules = modules or not _IS_POD[other]
+                if modules and len(touched) == parts:
                     out.append((tile, cell, rot))
     return out
 
@@ -408,14 +442,15 @@ def _open_without(st: State, tile: int) -> list[tuple[Cell, int]]:
     """The open cells (sorted) if ``tile`` were lifted off the station, each with the mask of its
     sides facing a connector of a Module other than ``tile`` (cells with none left out).
 
-    The same cells and order as ``_frontier(st, skip=tile)``; a cell's mask is non-zero exactly
-    when ``_module_links(st, cell, mask, skip=tile)`` counts a link for a door on that side."""
+    The same cells and order as ``_frontier(st, skip=tile)``; a side's bit is set exactly when
+    the neighbour on that side is a Module other than ``tile`` with a door facing the cell."""
     doors = st.doors
     out = []
     for cell, need, around in _open_cells(st):
-        for side, other in zip(SIDES, around, strict=True):
-            if other == tile:
-                need &= ~side
+        if tile in around:
+            for i in range(4):
+                if around[i] == tile:
+                    need &= ~SIDES[i]
         if need:
             out.append((cell, need))
     x, y = st.pos[tile]
