@@ -190,18 +190,17 @@ def can_enter(
         dead_aliens = dead_aliens | {tile}
     if _IS_POD[tile] or len(now) < _CAPACITY[tile]:
         return True
-    here = (*now, aid)
-    targets = [t for t in station.links(st)[tile] if t != came_from]
-    if not targets:
-        return False
-    # First the pushes that end at once (as the recursive call would find), then the others.
+    # The tile overflows: someone already there (never ``aid``, who has just come in) is pushed
+    # on, not back to ``came_from``. First the pushes that end at once (as the recursive call
+    # would find), then the others.
+    joined = station.links(st)[tile]
     aliens, rooms = st.aliens, st.occ
-    for other in here:
+    for other in now:
         if other == aid or other in pushed:
             continue
         eaten = other % TEAM_SIZE not in (ROBOT, GRUNT)  # dies on entering an Alien's tile
-        for target in targets:
-            if _IS_TELEPORTER[target]:
+        for target in joined:
+            if target == came_from or _IS_TELEPORTER[target]:
                 continue
             if (
                 (eaten and target in aliens and target not in dead_aliens)
@@ -209,12 +208,15 @@ def can_enter(
                 or len(occ[target] if target in occ else rooms.get(target, ())) < _CAPACITY[target]
             ):
                 return True
-    for other in here:
+    for other in now:
         if other == aid or other in pushed:
             continue
-        changed = {**occ, tile: tuple(a for a in here if a != other)}
-        for target in targets:
-            if can_enter(st, other, target, tile, "push", changed, dead_aliens, pushed | {other}):
+        left = [a for a in now if a != other]
+        left.append(aid)
+        changed = {**occ, tile: tuple(left)}
+        also = pushed | {other}
+        for target in joined:
+            if target != came_from and can_enter(st, other, target, tile, "push", changed, dead_aliens, also):
                 return True
     return False
 
@@ -253,37 +255,48 @@ def moves_for(st: State, aid: int, memo: dict[Any, bool] | None = None) -> list[
         return []
     joined = station.links(st)
     kind = aid % TEAM_SIZE
-    aliens = st.aliens
-    occ = st.occ
     out: list[Action] = []
     for first in joined[start]:
-        paths = [[first]]
-        if kind == EXPLORER and _WALK_THROUGH[first] and first not in aliens:
-            paths.extend([first, second] for second in joined[first] if second != start)
-        for path in paths:
-            target = path[-1]
-            # The usual cases, decided as can_enter would decide them; the rest goes to it.
-            fine = not _IS_TELEPORTER[target] and (
-                (target in aliens and kind != ROBOT and kind != GRUNT)  # killed on entry
-                or _IS_POD[target]
-                or len(occ.get(target, ())) < _CAPACITY[target]  # room without a push
-            )
-            if not fine:
-                if memo is None:
-                    fine = move_feasible(st, aid, path)
-                else:
-                    key = (start, target, first if len(path) > 1 else start, _KIND_CLASS[kind])
-                    known = memo.get(key)
-                    if known is None:
-                        known = memo[key] = move_feasible(st, aid, path)
-                    fine = known
-            if fine:
-                base: Action = {"type": "move", "astronaut": aid, "path": path}
-                if kind == PILOT and _IS_POD[target] and not occ.get(target):
-                    out.extend(pilot_variants(st, base, aid, target))
-                else:
-                    out.append(base)
+        _add_move(st, aid, kind, start, [first], memo, out)
+        if kind == EXPLORER and _WALK_THROUGH[first] and first not in st.aliens:
+            for second in joined[first]:
+                if second != start:
+                    _add_move(st, aid, kind, start, [first, second], memo, out)
     return out
+
+
+def _add_move(
+    st: State,
+    aid: int,
+    kind: int,
+    start: int,
+    path: list[int],
+    memo: dict[Any, bool] | None,
+    out: list[Action],
+) -> None:
+    """Add the Move of ``aid`` along ``path`` to ``out`` if it can be completed (see moves_for)."""
+    target = path[-1]
+    # The usual cases, decided as can_enter would decide them; the rest goes to it.
+    fine = not _IS_TELEPORTER[target] and (
+        (kind != ROBOT and kind != GRUNT and target in st.aliens)  # killed on entry
+        or _IS_POD[target]
+        or len(st.occ.get(target, ())) < _CAPACITY[target]  # room without a push
+    )
+    if not fine:
+        if memo is None:
+            fine = move_feasible(st, aid, path)
+        else:
+            key = (start, target, path[0] if len(path) > 1 else start, _KIND_CLASS[kind])
+            known = memo.get(key)
+            if known is None:
+                known = memo[key] = move_feasible(st, aid, path)
+            fine = known
+    if fine:
+        base: Action = {"type": "move", "astronaut": aid, "path": path}
+        if kind == PILOT and _IS_POD[target] and not st.occ.get(target):
+            out.extend(pilot_variants(st, base, aid, target))
+        else:
+            out.append(base)
 
 
 def do_move(ctx: Ctx, action: Action) -> None:

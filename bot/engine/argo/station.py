@@ -238,7 +238,8 @@ def _open_grown(st: State, before: list[OpenCell], tile: int) -> list[OpenCell]:
     spots = ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
     olds: dict[Cell, OpenCell] = {}
     for entry in before:
-        if entry[0] in spots:
+        cx, cy = entry[0]
+        if abs(cx - x) + abs(cy - y) == 1:  # a neighbour of the new tile
             olds[entry[0]] = entry
     changed: dict[Cell, OpenCell] = {}
     fresh: list[OpenCell] = []
@@ -263,9 +264,11 @@ def _open_grown(st: State, before: list[OpenCell], tile: int) -> list[OpenCell]:
         while j < len(fresh) and _north_of(fresh[j][0], here):
             out.append(fresh[j])
             j += 1
-        if here == cell:
+        cx, cy = here
+        near = abs(cx - x) + abs(cy - y)
+        if near == 0:
             continue
-        update = changed.get(here)
+        update = changed.get(here) if near == 1 else None
         out.append(entry if update is None else update)
     out.extend(fresh[j:])
     return out
