@@ -19,6 +19,8 @@ OpenCell = tuple[Cell, int, tuple[int | None, ...]]
 """An empty cell facing a Module connector, the mask of its sides facing one, its neighbours."""
 
 _IS_POD: Final[tuple[bool, ...]] = tuple(t.kind == POD for t in TILES)
+_SIDE_INDEX: Final[tuple[int, ...]] = (-1, 0, 1, -1, 2, -1, -1, -1, 3)
+"""The place of a side (N, E, S or W) in SIDES."""
 _BACK: Final[tuple[int, ...]] = (S, W, N, E)
 """For each side of SIDES, the side of the neighbouring tile that faces it."""
 
@@ -227,21 +229,21 @@ def _distances_grown(joined: dict[int, tuple[int, ...]], before: dict[int, int],
     return found
 
 
-def _open_grown(st: State, before: list[OpenCell], tile: int) -> list[OpenCell]:
+def _open_grown(st: State, before: list[Any], tile: int) -> list[OpenCell]:
     """The open cells once ``tile`` stands on one of them (``before``: those without it): the
     cell is gone, its free neighbours gain the new tile (and a Module's doors facing them), and
-    new cells open in front of a new Module's doors. Sorted north to south, then west to east."""
+    new cells open in front of a new Module's doors. Sorted north to south, then west to east.
+    (The entries are handled as plain objects: compiled code would rebuild typed triples.)"""
     cells, doors = st.cell, st.doors
     cell = st.pos[tile]
     x, y = cell
     mask = doors[tile] if not _IS_POD[tile] else 0
     spots = ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
-    olds: dict[Cell, OpenCell] = {}
+    olds: dict[Any, Any] = {}
     for entry in before:
-        cx, cy = entry[0]
-        if abs(cx - x) + abs(cy - y) == 1:  # a neighbour of the new tile
+        if _apart(entry[0], cell) == 1:  # a neighbour of the new tile
             olds[entry[0]] = entry
-    changed: dict[Cell, OpenCell] = {}
+    changed: dict[Any, Any] = {}
     fresh: list[OpenCell] = []
     for i in range(4):
         spot = spots[i]
@@ -257,21 +259,27 @@ def _open_grown(st: State, before: list[OpenCell], tile: int) -> list[OpenCell]:
         around = (*old[2][:facing], tile, *old[2][facing + 1 :])
         changed[spot] = (spot, old[1] | _BACK[i] if mask & SIDES[i] else old[1], around)
     fresh.sort(key=_open_north_first)
-    out: list[OpenCell] = []
+    out: list[Any] = []
     j = 0
     for entry in before:
         here = entry[0]
         while j < len(fresh) and _north_of(fresh[j][0], here):
             out.append(fresh[j])
             j += 1
-        cx, cy = here
-        near = abs(cx - x) + abs(cy - y)
+        near = _apart(here, cell)
         if near == 0:
             continue
         update = changed.get(here) if near == 1 else None
         out.append(entry if update is None else update)
     out.extend(fresh[j:])
     return out
+
+
+def _apart(a: Cell, b: Cell) -> int:
+    """How many steps north, south, east or west lead from cell ``a`` to ``b``."""
+    dx = a[0] - b[0]
+    dy = a[1] - b[1]
+    return (dx if dx >= 0 else -dx) + (dy if dy >= 0 else -dy)
 
 
 def _north_of(a: Cell, b: Cell) -> bool:
@@ -305,9 +313,14 @@ def module_placements(st: State, tile: int) -> list[Placement]:
     found = st.geo.get(key)
     if found is None:
         rotations = distinct_rotations(TILES[tile].doors)
-        found = st.geo[key] = [
-            (cell, rot) for cell, need, _ in _open_cells(st) for rot, mask in rotations if mask & need
-        ]
+        found = []
+        opens: list[Any] = _open_cells(st)  # objects, not pairs that compiled code would rebuild
+        for entry in opens:
+            need: int = entry[1]
+            for rot, mask in rotations:
+                if mask & need:
+                    found.append((entry[0], rot))
+        st.geo[key] = found
     return found
 
 
@@ -336,11 +349,13 @@ def pod_placements(st: State, pod: int) -> list[Placement]:
         doors = st.doors
         found = []
         rotations = distinct_rotations(TILES[pod].doors)
-        for cell, _, around in _open_cells(st):
+        opens: list[Any] = _open_cells(st)  # objects, not pairs that compiled code would rebuild
+        for entry in opens:
+            around: tuple[int | None, ...] = entry[2]
             for rot, side in rotations:  # a pod has exactly one connector
-                other = around[SIDES.index(side)]
+                other = around[_SIDE_INDEX[side]]
                 if other is not None and dist.get(other, 0) >= 3 and doors[other] & OPPOSITE[side]:
-                    found.append((cell, rot))
+                    found.append((entry[0], rot))
         st.geo[key] = found
     return found
 
