@@ -238,7 +238,7 @@ def _open_grown(st: State, before: list[Any], tile: int) -> list[OpenCell]:
     cell = st.pos[tile]
     x, y = cell
     mask = doors[tile] if not _IS_POD[tile] else 0
-    spots = ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y))
+    spots: list[Any] = [(x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)]
     olds: dict[Any, Any] = {}
     for entry in before:
         if _apart(entry[0], cell) == 1:  # a neighbour of the new tile
