@@ -81,3 +81,12 @@ def test_ai_settings_are_read_and_checked():
     for bad in ({"AI_WORKERS": "two"}, {"AI_WORKERS": "-1"}, {"AI_BUDGET": "fast"}, {"AI_BUDGET": "0"}):
         with pytest.raises(ConfigError, match=next(iter(bad))):
             Settings.load({"DISCORD_TOKEN": "abc", **bad}, dotenv=None)
+
+
+def test_the_start_up_line_says_the_argo_engine_runs_as_plain_python():
+    from bot.engine import argo, compiled
+
+    # The suite tests the source (test_argo_compiled.py tests a build of it)
+    assert not argo.COMPILED, "compiled Argo modules shadow the source: delete bot/engine/argo/*.so"
+    assert compiled.stale_modules() == []
+    assert compiled.describe().startswith("Argo engine: plain Python")

@@ -53,6 +53,17 @@ def test_the_compiled_engine_passes_the_argo_and_ai_tests(tmp_path):
     assert compiled == "True" and where.endswith(".so"), probe.stdout
     assert Path(where).is_relative_to(project), f"the copy imported another tree's engine: {where}"
 
+    # The start-up line says the engine runs compiled, and names a module edited after it was built.
+    status = "from bot.engine import compiled; print(compiled.describe())"
+    fresh = _run([sys.executable, "-c", status], project)
+    assert fresh.stdout.strip() == "Argo engine: compiled with mypyc", fresh.stdout + fresh.stderr
+    source = project / "bot/engine/argo/movement.py"
+    built_at = max(p.stat().st_mtime for p in source.parent.glob("movement.*.so"))
+    os.utime(source, (built_at + 10, built_at + 10))
+    stale = _run([sys.executable, "-c", status], project)
+    assert "older than its source (movement.py)" in stale.stdout, stale.stdout + stale.stderr
+    os.utime(source, (built_at - 10, built_at - 10))
+
     tests = _run(
         [
             sys.executable,
