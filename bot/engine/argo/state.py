@@ -57,12 +57,12 @@ _PLAIN: Final = (
 )
 
 
+# Groups of containers that copies share until one side writes (see State.copy).
 LAYOUT: Final = 1
 TOKENS: Final = 2
 TRACK_BIT: Final = 4
 ESCAPES: Final = 8
 SUPPLY: Final = 16
-"""Groups of containers that copies share until one side writes (see :meth:`State.copy`)."""
 OWN_ALL: Final = LAYOUT | TOKENS | TRACK_BIT | ESCAPES | SUPPLY
 
 
