@@ -1,6 +1,6 @@
 """The Argo engine compiled with mypyc (``ARGO_COMPILE=1``, see setup.py) behaves exactly like
 the plain-Python engine: a copy of the project is compiled in a temporary folder, then the Argo
-engine tests (the golden corpus, the copy and property tests, the contract) and the bot tests of
+engine tests (the golden corpus, the copy and property tests, the contract) and the tests of
 the AI run there against the compiled modules."""
 
 from __future__ import annotations
