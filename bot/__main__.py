@@ -46,10 +46,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     setup_logging(settings.log_level, secrets=(settings.token,))
     log.info("starting with database %s", redact(str(settings.database)))
-    if compiled.stale_modules():
-        log.warning("%s", compiled.describe())
-    else:
-        log.info("%s", compiled.describe())
+    stale = compiled.stale_modules()
+    log.log(logging.WARNING if stale else logging.INFO, "%s", compiled.describe(stale))
     if settings.shards is not None:
         log.info("running shards %s of %d", settings.shards[1], settings.shards[0])
     try:

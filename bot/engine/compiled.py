@@ -23,11 +23,13 @@ def stale_modules() -> list[str]:
     return stale
 
 
-def describe() -> str:
-    """One line for the start-up log: how the Argo engine runs."""
+def describe(stale: list[str] | None = None) -> str:
+    """One line for the start-up log: how the Argo engine runs (``stale``: the modules
+    :func:`stale_modules` found, if the caller already asked)."""
     if not argo.COMPILED:
         return "Argo engine: plain Python (ARGO_COMPILE=1 pip install -e . compiles it, about twice as fast)"
-    stale = stale_modules()
+    if stale is None:
+        stale = stale_modules()
     if stale:
         return (
             f"Argo engine: compiled, but older than its source ({', '.join(stale)}): the source "

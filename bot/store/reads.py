@@ -4,20 +4,22 @@ PostgreSQL backend numbers itself): finding tables and reading a table's log sum
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from typing import Any
 
 from bot.store.records import TableRecord
 
 
-class TableReads:
+class TableReads(ABC):
     """Table look-ups and log summaries over a backend's ``sql`` and ``_records``."""
 
+    @abstractmethod
     async def sql(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Run one SQL statement and return its rows (each backend runs it its own way)."""
-        raise NotImplementedError
 
+    @abstractmethod
     async def _records(self, query: str, params: tuple[Any, ...] = ()) -> list[TableRecord]:
-        raise NotImplementedError
+        """The tables matching ``query`` (the part after ``FROM tables``), as records."""
 
     async def get_table(self, table_id: int) -> TableRecord | None:
         """The table with this id, or None."""

@@ -288,7 +288,7 @@ def _north_of(a: Cell, b: Cell) -> bool:
 
 
 def _open_north_first(entry: OpenCell) -> tuple[int, int]:
-    return (entry[0][1], entry[0][0])
+    return _north_first(entry[0])
 
 
 def _frontier(st: State, skip: int | None = None) -> list[Cell]:
