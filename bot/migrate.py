@@ -49,6 +49,7 @@ COPIED: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
             "meta",
             "awaiting",
             "rev",
+            "shown_version",
         ),
         ("deadline", "created_at", "updated_at"),
         "id",

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import clocks, seats
+from bot import clocks, effects, seats
 from bot.engine.core import (
     SYSTEM,
     Action,
@@ -42,6 +42,9 @@ class OutOfDate(TableError):
 
 NOT_SAVED = "I could not save that, so nothing changed. Please try again in a moment."
 """What a user is told when the database refused a write."""
+
+STORE_DOWN = "The game store is unreachable right now; nothing changed. Try again in a minute."
+"""What a user is told when the database cannot be reached at all."""
 
 DEFAULT_CACHE_SIZE = 5000
 """Live games kept in memory (about 15–200 KB each); older ones are reloaded on demand."""
@@ -161,6 +164,9 @@ class ChannelLock:
         try:
             held = self._host.store.table_lock(self._channel_id)
             await held.__aenter__()
+        except StoreError:
+            self._local.release()
+            raise TableError(STORE_DOWN) from None
         except BaseException:
             self._local.release()
             raise
@@ -235,7 +241,7 @@ class TableHost:
         stored = await self.store.revision(cached.record.id)
         if stored != (cached.record.rev, cached.record.message_id):
             log.info("table #%s changed in another process: reloading it", cached.record.id)
-            self._forget(channel_id)
+            self.forget(channel_id)
 
     def _remember(self, table: Table) -> None:
         """Keep an open table in the cache (most recently used last), evicting the oldest."""
@@ -246,7 +252,8 @@ class TableHost:
             evicted, _ = self._cache.popitem(last=False)
             self._history.pop(evicted, None)
 
-    def _forget(self, channel_id: int) -> None:
+    def forget(self, channel_id: int) -> None:
+        """Drop the channel's cached table: the next reader loads it from the store again."""
         self._cache.pop(channel_id, None)
         self._history.pop(channel_id, None)
 
@@ -308,11 +315,13 @@ class TableHost:
         events: Sequence[Event] = (),
         turn: int | None = None,
         acted: str | None = None,
+        in_person: bool = True,
     ) -> Table:
         """Persist the new state with its clocks; on any failure forget the cached table so it
-        reloads. ``acted``: the seat that just decided (its clock starts again)."""
+        reloads. ``acted``: the seat that just decided (its clock starts again); ``in_person``:
+        its own player decided (not the host for them)."""
         if record.status == PLAYING and game is not None:
-            record = self.schedule(record, game, acted, version=record.version + 1)
+            record = self.schedule(record, game, acted, version=record.version + 1, in_person=in_person)
         elif record.status != PLAYING:
             record = record.evolve(deadline=None, awaiting=())
         summary = "\n".join(e.text for e in events if e.public)
@@ -331,19 +340,19 @@ class TableHost:
                 seat_view=seat_view,
             )
         except StoreError:
-            self._forget(record.channel_id)
+            self.forget(record.channel_id)
             raise TableError(NOT_SAVED) from None
         except StoreConflict:
-            self._forget(record.channel_id)  # written meanwhile (by another process): reload
+            self.forget(record.channel_id)  # written meanwhile (by another process): reload
             raise OutOfDate("That board is out of date.") from None
         except BaseException:
-            self._forget(record.channel_id)
+            self.forget(record.channel_id)
             raise
         new = Table(saved, game, view)
         if saved.is_open:
             self._remember(new)
         else:
-            self._forget(saved.channel_id)
+            self.forget(saved.channel_id)
         return new
 
     async def save_meta(self, table: Table, record: TableRecord) -> Table:
@@ -351,10 +360,10 @@ class TableHost:
         try:
             saved = await self.store.save_meta(record)
         except StoreError:
-            self._forget(record.channel_id)
+            self.forget(record.channel_id)
             raise TableError(NOT_SAVED) from None
         except BaseException:
-            self._forget(record.channel_id)
+            self.forget(record.channel_id)
             raise
         new = Table(saved, table.game, table._view)
         self._remember(new)
@@ -367,21 +376,31 @@ class TableHost:
     # -- scheduling ---------------------------------------------------------------------------
 
     def schedule(
-        self, record: TableRecord, game: Game, acted: str | None = None, *, version: int | None = None
+        self,
+        record: TableRecord,
+        game: Game,
+        acted: str | None = None,
+        *,
+        version: int | None = None,
+        in_person: bool = True,
     ) -> TableRecord:
-        """``record`` with its clocks, who it awaits, and its next deadline brought up to date
-        (``version``: the version it is saved as, if not ``record.version``)."""
+        """``record`` with its clocks, who it awaits, its due effects (see ``bot.effects``) and its
+        next deadline brought up to date (``version``: the version it is saved as, if not
+        ``record.version``; ``in_person``: ``acted`` was the seat's own player)."""
         result = game.result()
         prompt = game.prompt() if result is None else None
         now = self._clock()
         meta = clocks.track(record.meta, prompt, acted, now)
         if acted is not None and acted in meta.get("timed_out", ()):
             meta["timed_out"] = [s for s in meta["timed_out"] if s != acted]  # the player is back
+        meta = effects.lapse(meta, prompt, acted if in_person else None)
         if prompt is None:
             return record.evolve(meta=meta, deadline=None, awaiting=())
         settings = seats.settings(record)
         due = clocks.next_moment(meta, int(settings["clock"]))
-        if self.automatic_deciders(record, game, meta, record.version if version is None else version):
+        if effects.pending(meta) or self.automatic_deciders(
+            record, game, meta, record.version if version is None else version
+        ):
             due = now
         return record.evolve(meta=meta, deadline=due, awaiting=tuple(self._awaited(record, prompt)))
 
@@ -760,8 +779,17 @@ class TableHost:
             status=FINISHED if result is not None else PLAYING, state=game.to_json(), meta=meta
         )
         logged = {**chosen, "by": by} if by is not None and by != seat else chosen
+        in_person = by is None or by == seats.holder_of(record, seat)
         saved = await self._save(
-            table, new, game, actor=seat, action=logged, events=events, turn=turn, acted=seat
+            table,
+            new,
+            game,
+            actor=seat,
+            action=logged,
+            events=events,
+            turn=turn,
+            acted=seat,
+            in_person=in_person,
         )
         if result is not None:
             log.info("table #%s finished", record.id)
@@ -893,6 +921,16 @@ class TableHost:
         new = self.schedule(table.record.evolve(meta=meta), table.game)
         return await self.save_meta(table, new)
 
+    async def complete_effects(self, channel_id: int, table_id: int, keys: set[str]) -> None:
+        """Mark the due effects named ``keys`` done (see ``bot.effects``), once performed."""
+        async with self.lock(channel_id):
+            table = await self.load(channel_id)
+            if table is None or table.record.id != table_id or table.game is None:
+                return
+            meta = effects.without(table.record.meta, keys)
+            if meta != table.record.meta:
+                await self.mark(table, meta)
+
     async def due(self) -> list[TableRecord]:
         """Playing tables whose next deadline has come (of this process's shards, if sharded)."""
         if self._closing:
@@ -902,16 +940,50 @@ class TableHost:
         return await self.store.due_tables(self._clock(), shards=self.shards)
 
     async def set_message(self, table: Table, message_id: int | None) -> None:
-        """Remember the channel message that currently shows this table (best effort: a failed
-        write is logged, and the table is shown by a new message next time)."""
+        """Remember the channel message that now shows this table at its version (best effort: a
+        failed write is logged, and the table is shown by a new message next time)."""
+        version = table.record.version
         try:
-            await self.store.set_message(table.record.id, message_id)
+            await self.store.set_message(table.record.id, message_id, version)
         except StoreError as exc:
             log.error("table #%s: could not remember its message: %s", table.record.id, exc)
             return
         cached = self._cache.get(table.record.channel_id)
         if cached is not None and cached.record.id == table.record.id:
-            cached.record = cached.record.evolve(message_id=message_id)
+            shown = max(cached.record.shown_version, version)
+            cached.record = cached.record.evolve(message_id=message_id, shown_version=shown)
+
+    async def shown(self, table: Table) -> None:
+        """Remember that the table's message now shows ``table``'s version (best effort)."""
+        record = table.record
+        cached = self._cache.get(record.channel_id)
+        known = cached.record if cached is not None and cached.record.id == record.id else record
+        if known.shown_version >= record.version:
+            return
+        try:
+            await self.store.set_shown(record.id, record.version)
+        except StoreError as exc:
+            log.error("table #%s: could not remember what its message shows: %s", record.id, exc)
+            return
+        if known is not record:
+            cached.record = known.evolve(shown_version=record.version)  # type: ignore[union-attr]
+
+    async def stale(self, grace: timedelta) -> list[TableRecord]:
+        """Tables (of this process's shards) whose channel message has been older than the
+        table for longer than ``grace``: a post failed, or the process stopped before it."""
+        if self._closing:
+            return []
+        before = self._clock() - grace
+        if self.shards is None:
+            return await self.store.stale_tables(before)
+        return await self.store.stale_tables(before, shards=self.shards)
+
+    def table_of(self, record: TableRecord) -> Table:
+        """The table of a stored record: its cached live table if that is the same version."""
+        cached = self._cache.get(record.channel_id)
+        if cached is not None and cached.record.id == record.id and cached.record.rev == record.rev:
+            return cached
+        return self._table_of(record)
 
     # -- shutdown -----------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@ playing by typing, and what a player needs to follow (board, log, hand, turns, r
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+RESTART_SECONDS = 30
+"""How long the tending loop waits before it starts again after failing."""
 NOT_IN_GUILD = "Games are played in server channels; use this command in a channel."
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in seats.LEVELS]
 
@@ -458,13 +461,24 @@ class GameCog(commands.Cog):
 
     @tasks.loop(seconds=10)
     async def tend_tables(self) -> None:
-        """Tend every table whose deadline has come: reminders, clocks, timeouts, bots."""
+        """Tend every table whose deadline has come: reminders, clocks, timeouts, bots (each
+        table inside its own error boundary, see ``Scheduler``)."""
         async with self.bot.working():
-            try:
-                await self.bot.scheduler.run_due()
-            except TableError as exc:
-                log.warning("tending tables failed: %s", exc)
+            await self.bot.scheduler.run_due()
 
     @tend_tables.before_loop
     async def _wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
+
+    @tend_tables.error
+    async def _tending_stopped(self, error: BaseException) -> None:
+        """The loop itself failed (nothing a single table raises gets here): start it again."""
+        log.error("the tending loop stopped; starting it again in %ss", RESTART_SECONDS, exc_info=error)
+        asyncio.get_running_loop().call_later(RESTART_SECONDS, self._restart_tending)
+
+    def _restart_tending(self) -> None:
+        if self.bot.is_closed() or self.bot.host is None or self.bot.host.closing:
+            return
+        if not self.tend_tables.is_running():
+            self.tend_tables.start()
+            log.info("the tending loop runs again")

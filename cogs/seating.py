@@ -11,7 +11,7 @@ from bot import clocks, seats
 from bot.store import FINISHED
 from bot.tables import Table, TableError
 from cogs import components as comp
-from cogs.replies import pinging, reply, send_public, trim
+from cogs.replies import APPLIED, pinging, reply, send_public, trim
 from cogs.turns import jump_link, timestamp
 
 if TYPE_CHECKING:
@@ -56,6 +56,7 @@ class SeatsUI:
         except TableError as exc:
             await reply(interaction, str(exc))
             return
+        interaction.extras[APPLIED] = True
         await self.handed_over(interaction, outcome.table, seat)
         await self.bot.ui.turns.show_outcome(outcome)
 
@@ -123,6 +124,7 @@ class SeatsUI:
         except TableError as exc:
             await reply(interaction, str(exc))
             return
+        interaction.extras[APPLIED] = True
         await self.handed_over(interaction, outcome.table, seat)
         await self.bot.ui.turns.show_outcome(outcome)
 

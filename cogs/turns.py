@@ -295,8 +295,15 @@ class TurnMessages:
             await interaction.edit_original_response(**await self.payload(table))
         else:
             await self.update(table)
+        await self.host.shown(table)
         await self.bot.ui.private.deliver(outcome, interaction)
         self.bot.scheduler.kick(table)
+
+    async def repair(self, table: Table) -> None:
+        """Post the table's message again — the current turn (mentioning who is awaited) or the
+        end of the game — when the one in the channel is older than the table (a post failed,
+        or the bot stopped before it); the previous message loses its buttons."""
+        await self.post(table)
 
     async def repost(self, interaction: discord.Interaction, table: Table) -> None:
         """Post the table again (lobby or turn message) and retire the previous message."""
