@@ -93,6 +93,11 @@ class Outcome:
     """A line to show with the outcome (e.g. that a bot played for an idle player)."""
     turn_before: int | None = None
     """The turn the action was taken in (a retired turn message keeps its number)."""
+    decider_before: str | None = None
+    """The seat that was the main decider before the action (None: nobody in particular)."""
+    decider: str | None = None
+    """The main decider right after the action (``table.game`` is the live game: it may have
+    moved on since)."""
 
     @property
     def public_events(self) -> list[Event]:
@@ -800,7 +805,13 @@ class TableHost:
         waits = after is not None and decider is None and bool(after.timeout) and decider_before is not None
         decider_changed = (decider is not None and decider != decider_before) or waits
         return Outcome(
-            saved, events, turn_changed=turn_changed, decider_changed=decider_changed, turn_before=turn
+            saved,
+            events,
+            turn_changed=turn_changed,
+            decider_changed=decider_changed,
+            turn_before=turn,
+            decider_before=decider_before,
+            decider=decider,
         )
 
     def _check_repeat(self, channel_id: int, user_id: str, text: str) -> str:

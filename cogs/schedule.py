@@ -38,6 +38,8 @@ def merge(outcomes: list[Outcome]) -> list[Outcome]:
                 decider_changed=last.decider_changed or outcome.decider_changed,
                 note=last.note,
                 turn_before=last.turn_before,
+                decider_before=last.decider_before,
+                decider=outcome.decider,
             )
         else:
             merged.append(outcome)
@@ -248,15 +250,19 @@ class Scheduler:
         await self.show(pending)
 
     async def show(self, outcomes: list[Outcome]) -> None:
-        """Show outcomes turn by turn; only the latest new turn message mentions who is awaited."""
+        """Show outcomes turn by turn; the latest new turn message mentions who is awaited (the
+        outcomes after it only edit it)."""
         merged = merge(outcomes)
+        turns = self.bot.ui.turns
+        opening = [i for i, outcome in enumerate(merged) if turns.opens_message(outcome)]
+        last_new = opening[-1] if opening else -1
         for index, outcome in enumerate(merged):
             # Saved before the previous outcome posted its turn message: retire that one.
             record = outcome.table.record
             current = await self.bot.host.latest(record.channel_id)  # finished: no longer current
             if current is not None and current.record.id == record.id:
                 outcome.table.record = record.evolve(message_id=current.record.message_id)
-            await self.bot.ui.turns.show_outcome(outcome, mention=index == len(merged) - 1)
+            await turns.show_outcome(outcome, mention=index == last_new)
 
     async def notify(self, notice: Notice) -> None:
         """A reminder in the channel (and by DM), or the news that a clock ran out."""

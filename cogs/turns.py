@@ -282,7 +282,7 @@ class TurnMessages:
         if outcome.note:
             channel = self.bot.get_partial_messageable(table.record.channel_id)
             await channel.send(outcome.note, allowed_mentions=NO_MENTIONS)
-        if outcome.turn_changed or outcome.decider_changed:
+        if self.opens_message(outcome):
             retired = await self.payload(
                 table, with_board=outcome.turn_changed, retired=True, turn_number=outcome.turn_before
             )
@@ -298,6 +298,18 @@ class TurnMessages:
         await self.host.shown(table)
         await self.bot.ui.private.deliver(outcome, interaction)
         self.bot.scheduler.kick(table)
+
+    def opens_message(self, outcome: Outcome) -> bool:
+        """Whether presenting ``outcome`` retires the turn message and posts a new one: when the
+        turn passes or the decision passes to someone else — except from one bot to the next,
+        whose turns share one message, edited as they play."""
+        if not (outcome.turn_changed or outcome.decider_changed):
+            return False
+        if outcome.decider is None or outcome.decider_before is None:
+            return True
+        record = outcome.table.record
+        played_by_bots = [seats.holder_of(record, s) for s in (outcome.decider_before, outcome.decider)]
+        return not all(seats.is_bot(holder) for holder in played_by_bots)
 
     async def repair(self, table: Table) -> None:
         """Post the table's message again — the current turn (mentioning who is awaited) or the
