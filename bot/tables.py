@@ -321,18 +321,24 @@ class TableHost:
         turn: int | None = None,
         acted: str | None = None,
         in_person: bool = True,
+        names: dict[str, str] | None = None,
     ) -> Table:
         """Persist the new state with its clocks; on any failure forget the cached table so it
         reloads. ``acted``: the seat that just decided (its clock starts again); ``in_person``:
-        its own player decided (not the host for them)."""
+        its own player decided (not the host for them). The logged summary names each seat as
+        it is played now (``names``, default :func:`seats.names`), for good: a later hand-over
+        does not rename who acted."""
         if record.status == PLAYING and game is not None:
             record = self.schedule(record, game, acted, version=record.version + 1, in_person=in_person)
         elif record.status != PLAYING:
             record = record.evolve(deadline=None, awaiting=())
-        summary = "\n".join(e.text for e in events if e.public)
+        named = names if names is not None else seats.names(record)
+        summary = "\n".join(format_text(e.text, named) for e in events if e.public)
         view = game.view(None) if game is not None and acted is not None else None
-        seat_view = (
-            (acted, turn, view) if view is not None and acted is not None and acted != SYSTEM else None
+        seat_view = (  # the board its player saw when deciding (not when an AI decided for them)
+            (acted, turn, view)
+            if view is not None and acted is not None and acted != SYSTEM and in_person
+            else None
         )
         try:
             saved = await self.store.save(
@@ -489,6 +495,11 @@ class TableHost:
             else:
                 grouped.append((turn, lines))
         return grouped
+
+    async def played_for(self, table: Table, seat: str) -> int:
+        """How many actions an AI took for ``seat`` since its player's own last decision."""
+        turn = _turn(table.game) if table.game is not None else None
+        return await self.store.played_for(table.record.id, seat, turn)
 
     async def previous_view(self, table: Table, seat: str | None) -> dict[str, Any] | None:
         """The board ``seat`` last saw as its own (after its last decision of an earlier turn),
@@ -784,7 +795,11 @@ class TableHost:
             status=FINISHED if result is not None else PLAYING, state=game.to_json(), meta=meta
         )
         logged = {**chosen, "by": by} if by is not None and by != seat else chosen
-        in_person = by is None or by == seats.holder_of(record, seat)
+        holder = seats.holder_of(record, seat)
+        in_person = by is None or by == holder
+        names = seats.names(new)
+        if by is not None and seats.is_bot(by) and not seats.is_bot(holder):
+            names[seat] = f"AI for {names[seat]}"  # an AI plays a person's turn for them
         saved = await self._save(
             table,
             new,
@@ -795,6 +810,7 @@ class TableHost:
             turn=turn,
             acted=seat,
             in_person=in_person,
+            names=names,
         )
         if result is not None:
             log.info("table #%s finished", record.id)

@@ -69,16 +69,16 @@ class Watched(Driver):
         return await super().step()
 
 
+@pytest.mark.usefixtures("fixed_search")
 @pytest.mark.simcord(settle_timeout=60)  # bots think between clicks, on a busy machine too
 @pytest.mark.parametrize(("game", "seed"), [("Argo", 11), ("Argoat", 5)])
 async def test_no_turn_of_a_person_opens_without_a_ping(
     world,
     simcord_bot,
     seeds,
-    fixed_search,
     monkeypatch,
     game,
-    seed,  # noqa: F811
+    seed,
 ):
     w = world
     seeds.value = seed
