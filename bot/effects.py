@@ -72,8 +72,10 @@ def lapse(meta: dict[str, Any], prompt: Prompt | None, acted_in_person: str | No
         if effect["kind"] == TAKEOVER:
             if decider == seat and acted_in_person != seat:
                 kept.append(effect)
-        elif clock is not None and clock["seat"] == seat and clock["since"] == effect["since"]:
-            kept.append(effect)
+        elif effect["kind"] not in NOTICES or (
+            clock is not None and clock["seat"] == seat and clock["since"] == effect["since"]
+        ):
+            kept.append(effect)  # a notice that does not depend on the clock stays until sent
     if len(kept) == len(effects):
         return meta
     return without(meta, {e["key"] for e in effects if e not in kept})

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import clocks, effects, seats
+from bot import absence, clocks, effects, seats
 from bot.engine.core import (
     SYSTEM,
     Action,
@@ -405,10 +405,16 @@ class TableHost:
         if acted is not None and acted in meta.get("timed_out", ()):
             meta["timed_out"] = [s for s in meta["timed_out"] if s != acted]  # the player is back
         meta = effects.lapse(meta, prompt, acted if in_person else None)
+        meta, returned = absence.expire(meta, now)
+        if acted is not None and in_person and acted != SYSTEM:
+            meta = absence.back(meta, acted)
+        for seat in returned:
+            meta = clocks.restart(meta, seat, now)
         if prompt is None:
             return record.evolve(meta=meta, deadline=None, awaiting=())
         settings = seats.settings(record)
-        due = clocks.next_moment(meta, int(settings["clock"]))
+        moments = [clocks.next_moment(meta, int(settings["clock"])), absence.next_return(meta)]
+        due = min((m for m in moments if m is not None), default=None)
         if effects.pending(meta) or self.automatic_deciders(
             record, game, meta, record.version if version is None else version
         ):
@@ -433,7 +439,9 @@ class TableHost:
         found: list[str] = []
         main = prompt.player
         if main is not None and (
-            seats.is_bot(seats.holder_of(record, main)) or only_choice(game, main) is not None
+            seats.is_bot(seats.holder_of(record, main))
+            or self.ai_plays(record, meta, main)
+            or only_choice(game, main) is not None
         ):
             found.append(main)
         quiet = meta.get("quiet", {})
@@ -445,9 +453,16 @@ class TableHost:
                 waited = prompt.player is None  # a timed wait: the bot must answer
                 if waited or meta.get("bots_asked") != version:
                     found.append(seat)
-            elif prompt.player is None and quiet.get(seat) == turn and turn is not None:
+            elif prompt.player is None and (
+                (quiet.get(seat) == turn and turn is not None) or absence.is_away(meta, seat)
+            ):
                 found.append(seat)
         return found
+
+    @staticmethod
+    def ai_plays(record: TableRecord, meta: dict[str, Any], seat: str) -> bool:
+        """True if an AI plays ``seat``'s decisions now for its away person (idle=bot)."""
+        return absence.is_away(meta, seat) and seats.settings(record)["idle"] == "bot"
 
     # -- queries ------------------------------------------------------------------------------
 
@@ -930,6 +945,40 @@ class TableHost:
             quiet = {**record.meta.get("quiet", {}), seat: turn}
             new = self.schedule(record.evolve(meta={**record.meta, "quiet": quiet}), game)
             return await self.save_meta(table, new)
+
+    async def back(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
+        """The user is back at this table: their seat is theirs again (see ``bot.absence``)."""
+        self._check_open_for_business()
+        async with self.lock(channel_id):
+            table = await self._require(channel_id, table_id)
+            seat = seats.seat_of(table.record, user_id)
+            if table.game is None or seat is None:
+                raise TableError("You are not playing at this table.")
+            if not absence.is_away(table.record.meta, seat):
+                raise TableError("You are not away at this table: your seat is yours.")
+            meta = clocks.restart(absence.back(table.record.meta, seat), seat, self._clock())
+            return await self.mark(table, meta)
+
+    async def set_away(self, user_id: str, until: datetime | None) -> list[Table]:
+        """Mark ``user_id`` away until ``until`` at every running table where they hold a seat
+        (``until=None``: back everywhere); returns the tables changed."""
+        self._check_open_for_business()
+        changed = []
+        for record in await self.store.seated(user_id):
+            async with self.lock(record.channel_id):
+                table = await self.load(record.channel_id)
+                seat = seats.seat_of(table.record, user_id) if table is not None else None
+                if table is None or table.game is None or seat is None:
+                    continue
+                meta = table.record.meta
+                if until is not None:
+                    meta = absence.mark(meta, seat, absence.SAID, until)
+                elif absence.is_away(meta, seat):
+                    meta = clocks.restart(absence.back(meta, seat), seat, self._clock())
+                else:
+                    continue
+                changed.append(await self.mark(table, meta))
+        return changed
 
     async def note(self, table: Table, changes: dict[str, Any]) -> None:
         """Merge ``changes`` into the table's bookkeeping if it has not moved on (best effort)."""

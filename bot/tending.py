@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import clocks, effects, seats
+from bot import absence, clocks, effects, seats
 from bot.engine.core import SYSTEM, TIMEOUT
 from bot.store import PLAYING
 from bot.tables import ONLY_CHOICE, Outcome, OutOfDate, Table, TableError, TableHost, only_choice
@@ -23,6 +23,8 @@ MAX_AUTOMATIC_STEPS = 400
 take a few hundred)."""
 
 PASS = {"type": "pass"}
+AWAY = "away"
+"""The notice that a person missed ``away_after`` decisions in a row: the AI plays on for them."""
 
 
 @dataclass
@@ -32,7 +34,8 @@ class Notice:
 
     table: Table
     kind: str
-    """``half`` or ``late`` (reminders) or ``out`` (the clock ran out and the table waits)."""
+    """``half`` or ``late`` (reminders), ``out`` (the clock ran out and the table waits) or
+    ``away`` (the AI plays on for someone who missed their turns)."""
     seat: str
     holder: str
     deadline: datetime | None
@@ -67,7 +70,7 @@ class Tender:
             if table is None:
                 return []
             for effect in effects.pending(table.record.meta):
-                if effect["kind"] in effects.NOTICES:
+                if effect["kind"] in (*effects.NOTICES, AWAY):
                     results.append(self._notice(table, effect))
             if timeout_version is not None:
                 try:
@@ -104,18 +107,25 @@ class Tender:
                 seat, since = clock["seat"], clock["since"]
                 holder = seats.holder_of(record, seat)
                 meta = clocks.mark(meta, kind)
-                if seats.is_bot(holder):
+                if seats.is_bot(holder) or absence.is_away(meta, seat):
                     continue
                 if kind == clocks.OUT and settings["idle"] == "bot":
                     effect = {"kind": effects.TAKEOVER, "seat": seat, "level": settings["level"]}
+                    meta, count = absence.missed(meta, seat)
+                    if 0 < int(settings["away_after"]) <= count:  # away now: the AI plays on, quietly
+                        meta = absence.mark(meta, seat, absence.MISSED)
+                        key = effects.key_of(AWAY, seat, since)
+                        away = {"kind": AWAY, "seat": seat, "holder": holder, "since": since, "key": key}
+                        meta = effects.add(meta, away)
                 else:
                     if kind == clocks.OUT:
                         meta = {**meta, "timed_out": sorted({*meta.get("timed_out", []), seat})}
                     effect = {"kind": kind, "seat": seat, "holder": holder}
                 key = effects.key_of(effect["kind"], seat, since)
                 meta = effects.add(meta, {**effect, "since": since, "key": key})
-            if meta is not record.meta:
-                table = await self.host.mark(table, meta)
+            returning = absence.next_return(meta)
+            if meta is not record.meta or (returning is not None and returning <= self.host.now()):
+                table = await self.host.mark(table, meta)  # rescheduled: whoever's day came is back
             return table, timeout_version
 
     def _notice(self, table: Table, effect: dict[str, Any]) -> Notice:
@@ -190,6 +200,10 @@ class Tender:
                 action = await self.thinker.choose(
                     game, seat, seats.level_of(holder), self._seed(table, seat)
                 )
+            elif self.host.ai_plays(record, record.meta, seat):  # its person is away
+                level = seats.settings(record)["level"]
+                action = await self.thinker.choose(game, seat, level, self._seed(table, seat))
+                by = seats.bot_holder(level)
             elif (single := only_choice(game, seat)) is not None:
                 action, by = single, ONLY_CHOICE  # said on the turn message
             else:

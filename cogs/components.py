@@ -135,6 +135,7 @@ class AbandonButton(
 
 TABLE_BUTTONS = {
     "quiet": ("Don't ask me this turn", discord.ButtonStyle.secondary),
+    "back": ("I'm back", discord.ButtonStyle.success),
     "rematch": ("Rematch", discord.ButtonStyle.success),
     "leave-yes": ("Leave: an AI takes my seat", discord.ButtonStyle.danger),
     "leave-no": ("Stay", discord.ButtonStyle.secondary),
@@ -144,7 +145,7 @@ TABLE_BUTTONS = {
 class TableButton(
     BotItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"tb:(?P<action>quiet|rematch|leave-yes|leave-no):(?P<table>\d+)",
+    template=r"tb:(?P<action>quiet|back|rematch|leave-yes|leave-no):(?P<table>\d+)",
 ):
     """Table-level buttons: "don't ask me this turn", Rematch, and the in-game leave confirmation."""
 
@@ -427,6 +428,8 @@ def turn_view(
         view.add_item(ChoicesButton(record.id, record.version, "o", prompt.others_label or "Act out of turn"))
         if prompt.player is None and prompt.timeout:  # a timed wait for the others' answers
             view.add_item(TableButton("quiet", record.id))
+    if record.meta.get("away"):
+        view.add_item(TableButton("back", record.id))
     path = step.path if step is not None and (split or not prompt.private) else ()
     view.add_item(HelpButton(PUBLIC, record.id, record.version, path))
     return view

@@ -314,6 +314,17 @@ class GameCog(commands.Cog):
             if await self._table(interaction) is not None:
                 await self.bot.ui.seats.pause(interaction, False)
 
+    @game.command(name="away", description="Be away for some days: no pings; an AI plays or your clock stops")
+    @app_commands.describe(days="How many days you are away (1–60)")
+    async def away(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 60]) -> None:
+        async with self.bot.working():
+            await self.bot.ui.seats.away(interaction, days)
+
+    @game.command(name="back", description="You are back: your seats are yours again at every table")
+    async def back(self, interaction: discord.Interaction) -> None:
+        async with self.bot.working():
+            await self.bot.ui.seats.away(interaction, None)
+
     @game.command(name="turns", description="Every table waiting for you (here, or in a DM: everywhere)")
     async def turns(self, interaction: discord.Interaction) -> None:
         async with self.bot.working():

@@ -15,8 +15,8 @@ import discord
 
 from bot.store import PLAYING, StoreError, TableRecord
 from bot.tables import NOT_SAVED, STORE_DOWN, Outcome, Table, TableError, TableHost
-from bot.tending import Notice, TendingFailed
-from cogs.replies import pinging
+from bot.tending import AWAY, Notice, TendingFailed
+from cogs.replies import NO_MENTIONS, pinging
 from cogs.turns import jump_link, timestamp
 
 if TYPE_CHECKING:
@@ -270,6 +270,19 @@ class Scheduler:
         name = f"<@{notice.holder}>"
         game = f"**{table.record.game}** table #{table.record.id}"
         channel = self.bot.get_partial_messageable(table.record.channel_id)
+        if notice.kind == AWAY:
+            text = (
+                f"💤 {name} missed their turns at the {game}: an AI plays their seat until they are "
+                "back (any move of theirs, or **I'm back** on the turn message)."
+            )
+            await channel.send(text, allowed_mentions=NO_MENTIONS)
+            dm = (
+                f"💤 You missed your last turns at the {self.bot.ui.private.where(table)}: an AI plays "
+                f"your seat until you are back, and nobody pings you meanwhile. Make a move there or "
+                f"press **I'm back** to play again. {jump_link(table)}"
+            )
+            await self.bot.ui.private.send_dm(notice.holder, dm)
+            return
         if notice.kind == "out":
             text = (
                 f"⏰ {name}'s time for this decision at the {game} ran out. The table waits: any player "
@@ -280,6 +293,6 @@ class Scheduler:
         when = f" Time runs out {timestamp(notice.deadline)}." if notice.deadline is not None else ""
         text = f"⏰ {name}, the {game} is waiting for your decision.{when}"
         await channel.send(text, allowed_mentions=pinging([notice.holder]))
-        dm = f"⏰ It's your decision at the {game}.{when} {jump_link(table)}"
+        dm = f"⏰ It's your decision at the {self.bot.ui.private.where(table)}.{when} {jump_link(table)}"
         if not await self.bot.ui.private.send_dm(notice.holder, dm):
             log.info("table #%s: reminder not sent by DM", table.record.id)

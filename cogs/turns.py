@@ -116,6 +116,16 @@ class TurnMessages:
             for seat, notation in table.record.meta.get("only_choice", [])
         ]
 
+    def _away_lines(self, table: Table) -> list[str]:
+        """Who is away, and what happens to their seat meanwhile."""
+        names = table.names()
+        wait = seats.settings(table.record)["idle"] == "wait"
+        does = "their clock stands still" if wait else "an AI plays for them"
+        return [
+            f"💤 {names.get(seat, seat)} is away: {does} (**I'm back** to play again)."
+            for seat in table.record.meta.get("away", {})
+        ]
+
     def _deadline_line(self, table: Table, prompt: Prompt) -> str:
         record = table.record
         if record.meta.get("paused"):
@@ -167,6 +177,7 @@ class TurnMessages:
             if deadline:
                 parts.append(deadline)
             parts += self._only_choice_lines(table)
+            parts += self._away_lines(table)
             if step is None and prompt.player is not None:
                 step = root_step(game, prompt.player)
             words = labels.raw_words
@@ -193,10 +204,11 @@ class TurnMessages:
         prompt = game.prompt()
         if prompt is None:
             return []
+        away = table.record.meta.get("away", {})
         if prompt.player is not None:
             holder = table.holder_of(prompt.player)
-            return [] if seats.is_bot(holder) else [holder]
-        return list(table.record.awaiting)
+            return [] if seats.is_bot(holder) or prompt.player in away else [holder]
+        return [h for h in table.record.awaiting if seats.seat_of(table.record, h) not in away]
 
     # -- posting and editing ------------------------------------------------------------------
 
@@ -308,8 +320,10 @@ class TurnMessages:
         if outcome.decider is None or outcome.decider_before is None:
             return True
         record = outcome.table.record
-        played_by_bots = [seats.holder_of(record, s) for s in (outcome.decider_before, outcome.decider)]
-        return not all(seats.is_bot(holder) for holder in played_by_bots)
+        return not all(
+            seats.is_bot(seats.holder_of(record, seat)) or self.host.ai_plays(record, record.meta, seat)
+            for seat in (outcome.decider_before, outcome.decider)
+        )
 
     async def repair(self, table: Table) -> None:
         """Post the table's message again — the current turn (mentioning who is awaited) or the

@@ -59,6 +59,14 @@ class TableReads(ABC):
             "WHERE status = 'playing' AND guild_id = ? AND awaiting LIKE ? ORDER BY id", (guild_id, pattern)
         )
 
+    async def seated(self, user_id: str) -> list[TableRecord]:
+        """Playing tables where ``user_id`` may hold a seat (a seat of theirs, or a seat handed to
+        them: check with ``bot.seats.seat_of``)."""
+        pattern = "%" + json.dumps(user_id) + "%"
+        return await self._records(
+            "WHERE status = 'playing' AND (seats LIKE ? OR meta LIKE ?) ORDER BY id", (pattern, pattern)
+        )
+
     async def since(
         self, table_id: int, actor: str, before_turn: int | None = None
     ) -> list[tuple[int, int | None, str]]:
