@@ -18,6 +18,7 @@ belongs to), so marking the same moment twice never makes two effects:
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from bot.engine.core import Prompt
@@ -29,6 +30,28 @@ NOTICES = ("half", "late", "out")
 def pending(meta: dict[str, Any]) -> list[dict[str, Any]]:
     """The effects due and not yet done, oldest first."""
     return list(meta.get("effects", ()))
+
+
+def due(meta: dict[str, Any], now: datetime) -> list[dict[str, Any]]:
+    """The pending effects whose time has come (an effect may wait, ``not_before``, e.g. for the
+    end of its person's quiet hours)."""
+    return [
+        e for e in pending(meta) if not e.get("not_before") or datetime.fromisoformat(e["not_before"]) <= now
+    ]
+
+
+def next_due(meta: dict[str, Any], now: datetime) -> datetime | None:
+    """When the table must next be tended for its pending effects (None: none pending)."""
+    times = [datetime.fromisoformat(e["not_before"]) if e.get("not_before") else now for e in pending(meta)]
+    return min(times) if times else None
+
+
+def deferred(meta: dict[str, Any], key: str, until: datetime) -> dict[str, Any]:
+    """``meta`` with the effect ``key`` waiting until ``until``."""
+    return {
+        **meta,
+        "effects": [{**e, "not_before": until.isoformat()} if e["key"] == key else e for e in pending(meta)],
+    }
 
 
 def key_of(kind: str, seat: str, since: str) -> str:

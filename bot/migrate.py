@@ -64,6 +64,7 @@ COPIED: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
         (),
         "table_id, seat",
     ),
+    "people": (("user_id", "prefs"), (), "user_id"),
 }
 """Every persisted table of the schema (``schema_version`` is the target's own)."""
 

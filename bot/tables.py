@@ -413,11 +413,13 @@ class TableHost:
         if prompt is None:
             return record.evolve(meta=meta, deadline=None, awaiting=())
         settings = seats.settings(record)
-        moments = [clocks.next_moment(meta, int(settings["clock"])), absence.next_return(meta)]
+        moments = [
+            clocks.next_moment(meta, int(settings["clock"])),
+            absence.next_return(meta),
+            effects.next_due(meta, now),
+        ]
         due = min((m for m in moments if m is not None), default=None)
-        if effects.pending(meta) or self.automatic_deciders(
-            record, game, meta, record.version if version is None else version
-        ):
+        if self.automatic_deciders(record, game, meta, record.version if version is None else version):
             due = now
         return record.evolve(meta=meta, deadline=due, awaiting=tuple(self._awaited(record, prompt)))
 
@@ -996,6 +998,14 @@ class TableHost:
         assert table.game is not None
         new = self.schedule(table.record.evolve(meta=meta), table.game)
         return await self.save_meta(table, new)
+
+    async def defer_effect(self, channel_id: int, table_id: int, key: str, until: datetime) -> None:
+        """Let the due effect ``key`` wait until ``until`` (its person's quiet hours)."""
+        async with self.lock(channel_id):
+            table = await self.load(channel_id)
+            if table is None or table.record.id != table_id or table.game is None:
+                return
+            await self.mark(table, effects.deferred(table.record.meta, key, until))
 
     async def complete_effects(self, channel_id: int, table_id: int, keys: set[str]) -> None:
         """Mark the due effects named ``keys`` done (see ``bot.effects``), once performed."""

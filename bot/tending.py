@@ -69,7 +69,7 @@ class Tender:
             table, timeout_version = await self._mark_due_moments(channel_id, table_id)
             if table is None:
                 return []
-            for effect in effects.pending(table.record.meta):
+            for effect in effects.due(table.record.meta, self.host.now()):
                 if effect["kind"] in (*effects.NOTICES, AWAY):
                     results.append(self._notice(table, effect))
             if timeout_version is not None:

@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot import seats
+from bot import quiet_hours, seats
 from bot.engine.core import Game, IllegalAction, format_text, help_matches, parse_options, shorten
 from bot.store import LOBBY, PLAYING
 from bot.tables import Table, TableError
@@ -324,6 +324,40 @@ class GameCog(commands.Cog):
     async def back(self, interaction: discord.Interaction) -> None:
         async with self.bot.working():
             await self.bot.ui.seats.away(interaction, None)
+
+    async def zone_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """IANA time zones matching what the user typed."""
+        return [app_commands.Choice(name=z, value=z) for z in quiet_hours.zones(current)]
+
+    @game.command(
+        name="quiet", description="Your quiet hours: reminders that fall in them wait until they end"
+    )
+    @app_commands.describe(
+        start="When they begin, HH:MM (the same as end: no quiet hours)",
+        end="When they end, HH:MM",
+        timezone="Your time zone, e.g. Europe/Berlin",
+    )
+    @app_commands.autocomplete(timezone=zone_names)
+    async def quiet(self, interaction: discord.Interaction, start: str, end: str, timezone: str) -> None:
+        async with self.bot.working():
+            try:
+                hours = quiet_hours.parse(start.strip(), end.strip(), timezone.strip())
+            except IllegalAction as exc:
+                await reply(interaction, str(exc))
+                return
+            user = str(interaction.user.id)
+            prefs = await self.host.store.person(user)
+            await self.host.store.set_person(user, {**prefs, "quiet": hours})
+            if hours["start"] == hours["end"]:
+                await reply(interaction, "No quiet hours: reminders come whenever they are due.")
+            else:
+                await reply(
+                    interaction,
+                    f"🌙 Quiet hours {hours['start']}–{hours['end']} ({hours['zone']}): a reminder that "
+                    "falls in them waits until they end.",
+                )
 
     @game.command(name="turns", description="Every table waiting for you (here, or in a DM: everywhere)")
     async def turns(self, interaction: discord.Interaction) -> None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot import quiet_hours
 from bot.store import PLAYING, StoreError, TableRecord
 from bot.tables import NOT_SAVED, STORE_DOWN, Outcome, Table, TableError, TableHost
 from bot.tending import AWAY, Notice, TendingFailed
@@ -54,6 +55,8 @@ UNREACHABLE_RETRY = timedelta(hours=6)
 """How often a table whose channel the bot lost is tried again."""
 REPAIR_GRACE = timedelta(minutes=1)
 """A table's message older than the table for this long is posted again (a post failed)."""
+REMINDERS = ("half", "late")
+"""The notices that wait for the end of their person's quiet hours."""
 
 
 @dataclass
@@ -245,8 +248,15 @@ class Scheduler:
                 continue
             await self.show(pending)
             pending = []
+            record = item.table.record
+            if item.kind in REMINDERS:
+                prefs = await self.host.store.person(item.holder)
+                end = quiet_hours.ends(prefs.get("quiet"), self.host.now())
+                if end is not None:  # their quiet hours: the reminder waits until they end
+                    await self.host.defer_effect(record.channel_id, record.id, item.key, end)
+                    continue
             await self.notify(item)
-            await self.host.complete_effects(item.table.record.channel_id, item.table.record.id, {item.key})
+            await self.host.complete_effects(record.channel_id, record.id, {item.key})
         await self.show(pending)
 
     async def show(self, outcomes: list[Outcome]) -> None:

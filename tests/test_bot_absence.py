@@ -120,3 +120,18 @@ async def test_a_reminder_by_dm_names_the_server_the_channel_and_the_game(world)
     dm = dms(w.alice)[-1]
     assert "**Pebbles** table #1" in dm and f"<#{w.channel.id}>" in dm and "(Lab)" in dm
     assert "https://discord.com/channels/" in dm
+
+
+async def test_a_reminder_in_quiet_hours_waits_until_they_end(world):
+    w = world
+    r = await w.alice.slash(w.channel, "game quiet", start="05:00", end="09:00", timezone="Europe/Berlin")
+    assert "Quiet hours 05:00–09:00 (Europe/Berlin)" in r.response.content
+    r = await w.alice.slash(w.channel, "game quiet", start="25:00", end="09:00", timezone="Europe/Berlin")
+    assert "not a time of day" in r.response.content
+    r = await w.alice.slash(w.channel, "game quiet", start="05:00", end="09:00", timezone="Mars/Olympus")
+    assert "time zone" in r.response.content
+    await open_pebbles(w, "pile=10 clock=12 idle=wait")  # the first reminder is due at 06:00 UTC
+    await advance(w.env, 7 * HOUR + 50 * 60, step=1800)  # 07:50 UTC = 08:50 in Berlin: still quiet
+    assert not dms(w.alice)
+    await advance(w.env, 20 * 60, step=600)  # 09:00 in Berlin: the reminder comes
+    assert len(dms(w.alice)) == 1 and "It's your decision" in dms(w.alice)[0]

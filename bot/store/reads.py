@@ -59,6 +59,19 @@ class TableReads(ABC):
             "WHERE status = 'playing' AND guild_id = ? AND awaiting LIKE ? ORDER BY id", (guild_id, pattern)
         )
 
+    async def person(self, user_id: str) -> dict[str, Any]:
+        """What a person asked for across tables (e.g. ``quiet`` hours); {} if nothing."""
+        rows = await self.sql("SELECT prefs FROM people WHERE user_id = ?", (user_id,))
+        return json.loads(rows[0][0]) if rows else {}
+
+    async def set_person(self, user_id: str, prefs: dict[str, Any]) -> None:
+        """Keep what a person asked for (one statement, the same SQL on both backends)."""
+        await self.sql(
+            "INSERT INTO people (user_id, prefs) VALUES (?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET prefs = excluded.prefs",
+            (user_id, json.dumps(prefs)),
+        )
+
     async def seated(self, user_id: str) -> list[TableRecord]:
         """Playing tables where ``user_id`` may hold a seat (a seat of theirs, or a seat handed to
         them: check with ``bot.seats.seat_of``)."""

@@ -93,6 +93,13 @@ MIGRATIONS: list[str] = [
     UPDATE tables SET shown_version = version;
     CREATE INDEX tables_unshown ON tables (updated_at) WHERE shown_version < version;
     """,
+    # 6: what each person asked for across tables (quiet hours)
+    """
+    CREATE TABLE people (
+        user_id  TEXT PRIMARY KEY,
+        prefs    TEXT NOT NULL
+    );
+    """,
 ]
 
 _COLUMNS = (
