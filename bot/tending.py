@@ -86,7 +86,8 @@ class Tender:
                     continue
                 if kind == clocks.OUT:
                     if settings["idle"] == "bot":
-                        idle_seat = seat
+                        idle_seat = seat  # and the AI answers the seat's waits until they are back
+                        meta = {**meta, "stand_in": sorted({*meta.get("stand_in", []), seat})}
                         continue
                     meta = {**meta, "timed_out": sorted({*meta.get("timed_out", []), seat})}
                 results.append(Notice(table, kind, seat, holder, clocks.clock_end(meta, hours)))
@@ -157,6 +158,12 @@ class Tender:
                 action = await self.thinker.choose(
                     game, seat, seats.level_of(holder), self._seed(table, seat)
                 )
+            elif seat in record.meta.get("stand_in", ()) and seat != game.prompt().player:
+                level = seats.settings(record)["level"]
+                action = await self.thinker.choose(game, seat, level, self._seed(table, seat))
+                if action is None and PASS in game.legal_actions(seat):
+                    action = PASS
+                by = seats.bot_holder(level)
             elif (single := only_choice(game, seat)) is not None:
                 action, by = single, ONLY_CHOICE  # said on the turn message
             else:

@@ -102,13 +102,17 @@ class SeatsUI:
             await reply(interaction, "That table is closed.")
             return
         user = str(interaction.user.id)
-        if action == "quiet":
+        if action in ("quiet", "quiet-game"):
+            whole_game = action == "quiet-game"
             try:
-                table = await self.host.quiet(interaction.channel_id or 0, user, table_id)
+                table = await self.host.quiet(
+                    interaction.channel_id or 0, user, table_id, whole_game=whole_game
+                )
             except TableError as exc:
                 await reply(interaction, str(exc))
                 return
-            await reply(interaction, "You won't be asked to wait-or-act again this turn (you pass).")
+            until = "for the rest of this game" if whole_game else "again this turn"
+            await reply(interaction, f"You won't be asked to wait-or-act {until} (you pass).")
             self.bot.scheduler.kick(table)
             return
         seat = table.seat_of(user)
