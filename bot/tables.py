@@ -514,12 +514,14 @@ class TableHost:
         options_text: str = "",
         seated: Sequence[str] = (),
         bots: Sequence[str] = (),
+        names: dict[str, str] | None = None,
     ) -> Table:
         """A new lobby in the channel with the caller as host and first seat.
 
         ``options_text`` holds the game's options and the table settings (see
         ``bot.seats.TABLE_OPTIONS``). ``seated`` are further people seated at once and ``bots``
         the levels of bots seated at once (a rematch); ``bots=N`` in the options seats N bots.
+        ``names``: the display names of the people seated (user id → name), kept for the table.
         """
         self._check_open_for_business()
         game_cls = self.registry.get(game_name)
@@ -555,7 +557,10 @@ class TableHost:
                     seed=self._seeder(),
                     now=self._clock(),
                     seats=tuple(seat_ids),
-                    meta={"settings": table_settings, "holders": holders},
+                    meta=seats.with_names(
+                        {"settings": table_settings, "holders": holders},
+                        {p: n for p, n in (names or {}).items() if p in people},
+                    ),
                 )
             except StoreConflict as exc:
                 raise TableError(str(exc)) from None
@@ -572,8 +577,10 @@ class TableHost:
             raise TableError("The game has already started.")
         return table
 
-    async def join(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
-        """Seat the user at the channel's lobby."""
+    async def join(
+        self, channel_id: int, user_id: str, table_id: int | None = None, name: str | None = None
+    ) -> Table:
+        """Seat the user at the channel's lobby (``name``: their display name, kept)."""
         self._check_open_for_business()
         async with self.lock(channel_id):
             table = await self._require(channel_id, table_id)
@@ -587,7 +594,8 @@ class TableHost:
                 raise TableError(
                     f"The table is full ({game_cls.max_players} of {game_cls.max_players} seats)."
                 )
-            new = record.evolve(seats=(*record.seats, user_id))
+            meta = seats.with_names(record.meta, {user_id: name} if name else {})
+            new = record.evolve(seats=(*record.seats, user_id), meta=meta)
             return await self._save(table, new, None, actor=user_id, action={"type": "join"})
 
     async def leave(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
@@ -849,9 +857,17 @@ class TableHost:
     # -- seats during a game ------------------------------------------------------------------
 
     async def replace(
-        self, channel_id: int, user_id: str, seat: str, member: str | None, *, table_id: int | None = None
+        self,
+        channel_id: int,
+        user_id: str,
+        seat: str,
+        member: str | None,
+        *,
+        table_id: int | None = None,
+        member_name: str | None = None,
     ) -> Outcome:
-        """Hand ``seat`` to ``member`` (a Discord user id), or to an AI at the table's level.
+        """Hand ``seat`` to ``member`` (a Discord user id, display name ``member_name``), or to an
+        AI at the table's level.
 
         Allowed to the host and to the seat's own player; to any seated player once that seat's
         clock has run out. The new holder plays the seat from now on (its secrets included)."""
@@ -883,6 +899,8 @@ class TableHost:
                 raise TableError("That seat is already played that way.")
             names = seats.names(record)
             meta = seats.with_holder(record, seat, holder)
+            if member is not None and member_name:
+                meta = seats.with_names(meta, {member: member_name})
             meta["timed_out"] = [s for s in meta.get("timed_out", []) if s != seat]
             meta["stand_in"] = [s for s in meta.get("stand_in", []) if s != seat]
             action = {"type": "replace", "seat": seat, "from": old, "to": holder}
