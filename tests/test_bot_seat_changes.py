@@ -56,7 +56,9 @@ async def test_seats_are_offered_by_colour_and_the_name_kept_when_their_holder_t
     assert [(c["name"], c["value"]) for c in choices] == [("🟩 Green seat: dave", str(w.bob.id))]
 
 
-async def test_a_former_holder_sees_nothing_of_the_seat_in_autocompletes(world, simcord_bot, seeds, monkeypatch):
+async def test_a_former_holder_sees_nothing_of_the_seat_in_autocompletes(
+    world, simcord_bot, seeds, monkeypatch
+):
     w = world
     await eye_game(w, simcord_bot, seeds, monkeypatch)  # alice (Red) holds the Eye
     assert await w.alice.autocomplete(w.channel, "argoat use", "action", "")
