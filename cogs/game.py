@@ -208,9 +208,7 @@ class GameCog(commands.Cog):
         user = str(interaction.user.id)
         try:
             if action == "join":
-                table = await self.host.join(
-                    interaction.channel_id, user, name=interaction.user.display_name
-                )
+                table = await self.host.join(interaction.channel_id, user, name=interaction.user.display_name)
             else:
                 table = await self.host.leave(interaction.channel_id, user)
         except TableError as exc:
