@@ -401,14 +401,16 @@ class TableHost:
             return record.evolve(meta=meta, deadline=None, awaiting=())
         settings = seats.settings(record)
         due = clocks.next_moment(meta, int(settings["clock"]))
-        if self.automatic_deciders(record, game, meta, record.version if version is None else version):
+        auto = self.automatic_deciders(record, game, meta, record.version if version is None else version)
+        if auto:
             due = now
-        return record.evolve(meta=meta, deadline=due, awaiting=tuple(self._awaited(record, prompt)))
+        return record.evolve(meta=meta, deadline=due, awaiting=tuple(self._awaited(record, prompt, auto)))
 
-    def _awaited(self, record: TableRecord, prompt: Prompt) -> list[str]:
-        """The people the table waits for: the main decider, or everyone a timed wait awaits."""
+    def _awaited(self, record: TableRecord, prompt: Prompt, auto: Sequence[str] = ()) -> list[str]:
+        """The people the table waits for: the main decider, or everyone a timed wait awaits
+        (but those the host answers for at once, ``auto``: they are not asked)."""
         deciders = (prompt.player,) if prompt.player is not None else prompt.others
-        found = [seats.holder_of(record, s) for s in deciders]
+        found = [seats.holder_of(record, s) for s in deciders if prompt.player is not None or s not in auto]
         return [h for h in found if not seats.is_bot(h)]
 
     def automatic_deciders(

@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).parent / "argo"))
 from argo_board import setup
 
 from tests.driver import put_game, widgets
-from tests.test_bot_argo_focus import TM_STATION, live_game, position
+from tests.test_bot_argo_focus import TM_STATION, live_game, pings_of, position
 from tests.test_bot_argoat_kit import live
 from tests.test_bot_async import (
     HOUR,
@@ -44,7 +44,9 @@ async def test_dont_ask_me_again_this_game_passes_every_later_hold(world, simcor
     assert (await live_game(simcord_bot, w)).prompt().player == str(w.alice.id)  # passed at once
     turn = game.turn_marker()[0]
     await next_turn_position(w, simcord_bot, turn + 2)  # a later turn: bob is still not asked
+    pinged = len(pings_of(w, w.bob))
     await driver.choose("move Grunt S2")
+    assert len(pings_of(w, w.bob)) == pinged  # nor mentioned
     table = await live(simcord_bot, w)
     assert table.game.prompt().player == str(w.alice.id) and "hold" not in table.record.meta
     log = await simcord_bot.host.store.log(table.record.id)
@@ -73,8 +75,9 @@ async def test_a_seat_whose_clock_ran_out_under_idle_bot_answers_holds_at_once_u
     turn = table.game.turn_marker()[0]
     await next_turn_position(w, simcord_bot, turn)
     assert (await live_game(simcord_bot, w)).prompt().player == str(w.alice.id)
+    pinged = len(pings_of(w, w.bob))
     r = await w.alice.slash(w.channel, "argo move", action="Grunt S2")
-    assert "Done" in r.response.content
+    assert "Done" in r.response.content and len(pings_of(w, w.bob)) == pinged
     table = await live(simcord_bot, w)
     assert "hold" not in table.record.meta and table.game.prompt().player == str(w.alice.id)
     log = await simcord_bot.host.store.log(table.record.id)
