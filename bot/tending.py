@@ -159,11 +159,10 @@ class Tender:
                     game, seat, seats.level_of(holder), self._seed(table, seat)
                 )
             elif seat in record.meta.get("stand_in", ()) and seat != game.prompt().player:
-                level = seats.settings(record)["level"]
-                action = await self.thinker.choose(game, seat, level, self._seed(table, seat))
-                if action is None and PASS in game.legal_actions(seat):
-                    action = PASS
-                by = seats.bot_holder(level)
+                # The AI standing in lets the chance go: an interrupt would leave its follow-up
+                # decisions waiting for the absent player.
+                action = PASS if PASS in game.legal_actions(seat) else None
+                by = seats.bot_holder(seats.settings(record)["level"])
             elif (single := only_choice(game, seat)) is not None:
                 action, by = single, ONLY_CHOICE  # said on the turn message
             else:

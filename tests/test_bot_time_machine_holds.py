@@ -82,7 +82,7 @@ async def test_a_seat_whose_clock_ran_out_under_idle_bot_answers_holds_at_once_u
     assert "hold" not in table.record.meta and table.game.prompt().player == str(w.alice.id)
     log = await simcord_bot.host.store.log(table.record.id)
     answer = log[-1]
-    assert answer.actor == str(w.bob.id) and answer.action.get("by") == "bot:normal"
+    assert answer.actor == str(w.bob.id) and answer.action == {"type": "pass", "by": "bot:normal"}
     # bob acts himself: the AI no longer answers for him
     r = await w.alice.slash(w.channel, "argo move", action="Robot E1")
     assert "Done" in r.response.content
