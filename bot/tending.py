@@ -111,6 +111,8 @@ class Tender:
                     continue
                 if kind == clocks.OUT and settings["idle"] == "bot":
                     effect = {"kind": effects.TAKEOVER, "seat": seat, "level": settings["level"]}
+                    # and the AI answers the seat's waits until they are back
+                    meta = {**meta, "stand_in": sorted({*meta.get("stand_in", []), seat})}
                     meta, count = absence.missed(meta, seat)
                     if 0 < int(settings["away_after"]) <= count:  # away now: the AI plays on, quietly
                         meta = absence.mark(meta, seat, absence.MISSED)
@@ -200,6 +202,13 @@ class Tender:
                 action = await self.thinker.choose(
                     game, seat, seats.level_of(holder), self._seed(table, seat)
                 )
+            elif seat != game.prompt().player and (
+                seat in record.meta.get("stand_in", ()) or absence.is_away(record.meta, seat)
+            ):
+                # The AI standing in lets the chance go: an interrupt would leave its follow-up
+                # decisions waiting for the absent player.
+                action = PASS if PASS in game.legal_actions(seat) else None
+                by = seats.bot_holder(seats.settings(record)["level"])
             elif self.host.ai_plays(record, record.meta, seat):  # its person is away
                 level = seats.settings(record)["level"]
                 action = await self.thinker.choose(game, seat, level, self._seed(table, seat))
