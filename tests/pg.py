@@ -82,8 +82,9 @@ class Server:
     # -- outages: the same server stopped and started again, or frozen ---------------------------
 
     def halt(self) -> None:
-        """Stop the server at once (as a crash would), keeping its data for :meth:`resume`."""
-        done = self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
+        """Stop the server, keeping its data for :meth:`resume`: every session is ended at once
+        (a fast shutdown; not "immediate", which would lose commits with synchronous_commit=off)."""
+        done = self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "fast", "-w", "stop")
         if done.returncode != 0:
             raise NoServer(f"pg_ctl stop failed: {done.stderr.strip()}")
 
