@@ -183,10 +183,25 @@ def _client_timeout(timeout: float) -> float:
     return timeout + max(1.0, timeout / 2)
 
 
-def _one_line(exc: BaseException, timeout: float) -> str:
+def _one_line(exc: BaseException | None, timeout: float | None) -> str:
     if isinstance(exc, TimeoutError) and not str(exc):
-        return f"the database did not answer within {_client_timeout(timeout):g} s"
+        within = f" within {_client_timeout(timeout):g} s" if timeout is not None else " in time"
+        return f"the database did not answer{within}"
     return " ".join(str(exc).split()) or type(exc).__name__
+
+
+class _OneLineReconnects(logging.Filter):
+    """asyncpg's pool logs a whole traceback each time it fails to reconnect its idle connection
+    during an outage (with a growing pause); the error's one line says as much."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.levelno <= logging.WARNING:
+            record.msg = f"{record.getMessage()}: {_one_line(record.exc_info[1], None)}"
+            record.args, record.exc_info, record.exc_text = None, None, None
+        return True
+
+
+logging.getLogger("asyncpg.pool").addFilter(_OneLineReconnects())
 
 
 def _open_error(url: str, exc: BaseException) -> StoreError:
