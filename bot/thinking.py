@@ -50,14 +50,12 @@ def _exit_with_parent() -> None:
     alive) forever. The parent's sentinel is a pipe only the parent writes to: it reads as
     ready when the parent exits, however it exits."""
     parent = multiprocessing.parent_process()
+    if parent is None:  # not started by multiprocessing: there is no bot to watch
+        return
+    sentinel = parent.sentinel
 
     def watch() -> None:
-        if parent is not None:
-            multiprocessing.connection.wait([parent.sentinel])
-        else:  # not started by multiprocessing (never in the bot): poll the parent id instead
-            first = os.getppid()
-            while os.getppid() == first:
-                threading.Event().wait(0.5)
+        multiprocessing.connection.wait([sentinel])
         os._exit(0)
 
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
@@ -104,8 +102,8 @@ class Thinker:
     def _retire(self, pool: Executor) -> None:
         """Shut down a broken pool if it is still the current one (a new one starts on demand).
 
-        Shutting it down lets its manager thread release the pool's queues and join its other
-        workers; merely dropping it would leave both to the garbage collector and exit time."""
+        A broken pool has already stopped its other workers; shutting it down (without waiting:
+        the event loop must not block) also lets go of its queues and process handles now."""
         if self._pool is pool:
             self._pool = None
             pool.shutdown(wait=False, cancel_futures=True)
