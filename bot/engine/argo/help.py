@@ -337,7 +337,7 @@ def build_pages() -> dict[str, HelpPage]:
         MODULES,
         _module(
             LASER,
-            "The target must be an Alien in a **Room** (not a Corridor or a Teleporter) on a cell "
+            "The target must be an Alien in a **Room** (a Teleporter too, but not a Corridor) on a cell "
             "orthogonally next to a tile holding any of your Astronauts — walls and doors do not "
             "matter, the same tile does not count. A Robot cannot Activate the Laser. You score 1 "
             "for the Alien.\n" + _activation_rule(),
