@@ -181,7 +181,7 @@ MODULE_EFFECTS: Final[dict[str, str]] = {
     SECURITY_CENTER: "Activate: launch an Escape Pod that has at least one passenger.",
     CORE_ROOM: "Your Astronauts here since the start of your turn die at its end.",
     SAFE_ROOM: "Aliens can never enter or be pushed into it.",
-    POD: "Seats for 2; it takes off when full (or when an Alien comes next to its door).",
+    POD: "Seats for 2. Leaves when full, or when an Alien comes next to its door with someone aboard.",
 }
 """One line per kind of tile, for menus and the rules pages (at most 100 characters each)."""
 
