@@ -73,6 +73,7 @@ class _Canvas:
         self.img.putpalette(P.FLAT_PALETTE)
         self.draw = ImageDraw.Draw(self.img)
         self.fonts: set[int] = set()
+        self.texts: list[tuple[str, tuple[int, int, int, int]]] = []
 
     def rect(
         self, box: tuple[int, int, int, int], fill: RGB | None, outline: RGB | None = None, width: int = 1
@@ -98,6 +99,7 @@ class _Canvas:
             x -= spr.width
         self.img.paste(spr, (x, y))
         self.fonts.add(size)
+        self.texts.append((text, (x, y, x + spr.width, y + spr.height)))
         return spr.width
 
     def token(self, colour: str, letter: str, size: int, bg: RGB, x: int, y: int, **kw: bool) -> None:
@@ -137,16 +139,25 @@ def _fit(text: str, size: int, width: int, bold: bool = False) -> str:
     return text.rstrip() + "…"
 
 
-def _split_token(name: str, size: int, width: int) -> list[str]:
-    """A notation name on one or two lines, broken after a hyphen (``Corridor-T`` / ``-alien``)."""
-    if P.text_width(name, size) <= width or "-" not in name:
+def printed_name(tile: dict[str, Any]) -> str:
+    """A tile of the view as printed on it ("Control Room", "Corridor", "Escape Pod 2/3"), never
+    its notation token."""
+    seats = tile.get("seats")
+    if tile.get("kind") == "pod" and seats:
+        return f"Escape Pod {'/'.join(str(v) for v in seats)}"
+    return str(tile.get("name", ""))
+
+
+def _split_name(name: str, size: int, width: int) -> list[str]:
+    """A tile's name on one or two lines, broken at the last space that lets the first fit."""
+    if P.text_width(name, size) <= width or " " not in name:
         return [_fit(name, size, width)]
-    cut = name.rfind("-")
-    first, second = name[:cut], name[cut:]
-    if P.text_width(first, size) > width and "-" in first:
-        cut = name.find("-") + 1
-        first, second = name[:cut], name[cut:]
-    return [_fit(first, size, width), _fit(second, size, width)]
+    words = name.split(" ")
+    for cut in range(len(words) - 1, 0, -1):
+        first = " ".join(words[:cut])
+        if P.text_width(first, size) <= width:
+            return [first, _fit(" ".join(words[cut:]), size, width)]
+    return [_fit(words[0], size, width), _fit(" ".join(words[1:]), size, width)]
 
 
 def _names(view: dict[str, Any]) -> dict[str, str]:
@@ -580,7 +591,7 @@ def _supply_block(view: dict[str, Any], w: int) -> Block:
                 t = display[i]
                 cv.sprite(_tile_sprite(t, size), cx - size // 2, y)
                 spots.display[int(t["id"])] = (cx - size // 2, y, cx + size // 2, y + size)
-                for k, line in enumerate(_split_token(str(t.get("token", "")), F, col - 4)):
+                for k, line in enumerate(_split_name(printed_name(t), F, col - 4)):
                     cv.text(cx, y + size + 1 + k * 20, line, F, P.TEXT, P.PANEL, align="center")
             else:
                 cv.sprite(P.build_spot_sprite(size), cx - size // 2, y)
@@ -591,7 +602,7 @@ def _supply_block(view: dict[str, Any], w: int) -> Block:
             cv.sprite(_tile_sprite(nxt, 40), x, y)
             spots.display[int(nxt["id"])] = (x, y, x + 40, y + 40)
             more = len(pods.get("stack") or []) - 1
-            tx = x + 48 + cv.text(x + 48, y + 8, f"Next Pod: {nxt.get('token', '')}", F, P.TEXT, P.PANEL)
+            tx = x + 48 + cv.text(x + 48, y + 8, f"Next: {printed_name(nxt)}", F, P.TEXT, P.PANEL)
             cv.text(tx + 10, y + 8, f"+{more} more" if more else "the last", F, P.DIM, P.PANEL)
         else:
             cv.text(x, y + 8, "No Escape Pod left to build", F, P.DIM, P.PANEL)
@@ -608,7 +619,7 @@ def _launched_block(view: dict[str, Any], w: int) -> Block:
         y = _title(cv, x, y, w, "Launched Pods", "" if launched else "none yet")
         for entry in launched:
             pod = entry.get("pod") or {}
-            cv.text(x, y + 5, str(pod.get("token", "Pod")), F, P.TEXT, P.PANEL)
+            cv.text(x, y + 5, printed_name(pod).removeprefix("Escape ") if pod else "Pod", F, P.TEXT, P.PANEL)
             tx = x + 84
             seats = pod.get("seats") or []
             for i, aid in enumerate(entry.get("occupants", [])):
@@ -859,11 +870,13 @@ def _draw_marks(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, c
 
 @dataclass
 class Drawing:
-    """A drawn board: the palette image and the font sizes of every text on it."""
+    """A drawn board: the palette image, the font sizes of every text on it, and each text line
+    drawn with its box (x0, y0, x1, y1)."""
 
     image: Image.Image
     fonts: frozenset[int]
     marked: bool
+    texts: tuple[tuple[str, tuple[int, int, int, int]], ...] = ()
 
 
 def draw(view: dict[str, Any], previous: dict[str, Any] | None = None) -> Drawing:
@@ -877,7 +890,7 @@ def draw(view: dict[str, Any], previous: dict[str, Any] | None = None) -> Drawin
     _draw_panel(cv, view, lay, spots)
     if ch:
         _draw_marks(cv, view, lay, spots, ch)
-    return Drawing(cv.img, frozenset(cv.fonts), bool(ch))
+    return Drawing(cv.img, frozenset(cv.fonts), bool(ch), tuple(cv.texts))
 
 
 def draw_board(view: dict[str, Any], previous: dict[str, Any] | None = None) -> Image.Image:

@@ -109,3 +109,12 @@ def test_the_turn_page_says_aliens_kill_even_when_none_can_move():
     # or not, also when no Alien could move.
     text = ArgoGame.help_topics()["turn"].text
     assert "When no Alien can move, the Aliens still kill." in text
+
+
+def test_a_tile_turned_face_up_is_named_as_printed_not_by_its_notation():
+    named = {"Corridor-X-alien": "Cross Corridor with an Alien symbol", "Control-Room": "Control Room"}
+    for top, name in named.items():
+        game = setup(FULL, phase="build", display=["Lab"], stack=[top], pods=[])
+        build = next(n for n in notations(game, "Blue") if n.startswith("build Lab"))
+        reveal = [e.text for e in play(game, "Blue", build) if e.kind == "reveal"]
+        assert reveal == [f"{name} is turned face up."]

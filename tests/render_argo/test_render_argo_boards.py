@@ -305,3 +305,27 @@ def test_a_tile_moved_by_the_control_room_is_framed_on_its_new_cell() -> None:
         for tile in moved(before, after):
             x0, y0, x1, _ = _cell_box(lay, tuple(tile["cell"]))
             assert all(marked.getpixel((x, y0 + 2)) == P.HILITE for x in range(x0 + 4, x1 - 4, 9))
+
+
+def test_the_build_display_names_tiles_as_printed_not_by_notation(
+    games: dict[int, list[dict[str, Any]]],
+) -> None:
+    """Face-up Modules and the next Escape Pod are named as printed ("Corridor", "Control Room",
+    "Escape Pod 1/2"), never by their notation tokens ("Corridor-end-alien", "Pod-2/3")."""
+    tokens = {t["token"] for views in games.values() for v in views for t in v.get("display", [])}
+    tokens |= {
+        t["token"]
+        for views in games.values()
+        for v in views
+        for t in [(v.get("pods") or {}).get("next") or {}]
+        if t
+    }
+    assert any("-" in token for token in tokens)  # hyphenated tokens were on offer
+    shown: set[str] = set()
+    for views in games.values():
+        for view in views[::3]:
+            texts = [text for text, _ in argo.draw(view).texts]
+            shown.update(texts)
+            hyphenated = [t for t in texts if t in tokens and "-" in t or "Pod-" in t or "-alien" in t]
+            assert not hyphenated, hyphenated
+    assert "Corridor" in shown and any(t.startswith("Next: Escape Pod ") for t in shown)

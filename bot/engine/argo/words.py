@@ -29,7 +29,7 @@ from bot.engine.argo.data import (
 )
 from bot.engine.argo.geometry import SIDES, Cell, label, rotate, step
 from bot.engine.argo.state import State
-from bot.engine.argo.text import owner, role
+from bot.engine.argo.text import CORRIDOR_SHAPES, owner, role
 from bot.engine.core import Action
 
 if TYPE_CHECKING:
@@ -64,9 +64,6 @@ def piece(aid: int, me: int | None) -> str:
     if owner(aid) == me:
         return f"{COLOUR_EMOJI[colour]} {name}"
     return f"{COLOUR_EMOJI[colour]} {colour} {name}"
-
-
-CORRIDOR_SHAPES: Final = {"I": "Straight", "L": "Corner", "T": "T", "X": "Cross", "end": "Dead-end"}
 
 
 def tile_name(tile: int, shape: bool = False) -> str:
