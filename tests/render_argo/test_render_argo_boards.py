@@ -326,6 +326,6 @@ def test_the_build_display_names_tiles_as_printed_not_by_notation(
         for view in views[::3]:
             texts = [text for text, _ in argo.draw(view).texts]
             shown.update(texts)
-            hyphenated = [t for t in texts if t in tokens and "-" in t or "Pod-" in t or "-alien" in t]
+            hyphenated = [t for t in texts if (t in tokens and "-" in t) or "Pod-" in t or "-alien" in t]
             assert not hyphenated, hyphenated
     assert "Corridor" in shown and any(t.startswith("Next: Escape Pod ") for t in shown)
