@@ -116,7 +116,8 @@ def only_choice(game: Game, seat: str) -> Action | None:
     ``cancel`` count as choices (a player may want to take a move back rather than go on), a
     private prompt is never decided for its player (that it had one choice could tell something
     about their secrets), nor one that others may act on out of turn (taking it at once would
-    close their chance), nor an action that reveals a secret (it gives private news)."""
+    close their chance), nor an action that reveals a secret (it gives private news), nor one
+    that harms the player (:meth:`Game.harms_actor`: they confirm it themselves)."""
     prompt = game.prompt()
     if prompt is None or prompt.player != seat or prompt.private or prompt.others:
         return None
@@ -128,7 +129,7 @@ def only_choice(game: Game, seat: str) -> Action | None:
         events = trial.apply(seat, actions[0])
     except IllegalAction:
         return None
-    if any(not event.public for event in events):
+    if any(not event.public for event in events) or trial.harms_actor(seat, events):
         return None
     return actions[0]
 

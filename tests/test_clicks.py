@@ -12,6 +12,7 @@ from bench.clicks import OPTIONS, count
 from bot.engine.core import CANCEL, UNDO, Event, Prompt
 from bot.tables import only_choice
 from cogs.picker import Step, choice_tree, clicks_to
+from tests.argo.argo_board import setup as argo_setup
 from tests.driver import Driver, open_table, random_policy
 
 SEEDS = range(1, 9)
@@ -107,6 +108,9 @@ class OneWay:
     def apply(self, player: str, action: dict) -> list[Event]:
         return self._events
 
+    def harms_actor(self, player: str, events: list[Event]) -> bool:
+        return False
+
 
 def test_only_choice_takes_one_action_and_nothing_else():
     move = {"type": "move"}
@@ -122,6 +126,16 @@ def test_only_choice_takes_one_action_and_nothing_else():
     assert only_choice(OneWay(Prompt("a", "go"), [move], secret), "a") is None  # type: ignore[arg-type]
     public = [Event("a moved.")]
     assert only_choice(OneWay(Prompt("a", "go"), [move], public), "a") == move  # type: ignore[arg-type]
+
+
+def test_an_only_choice_that_kills_the_players_own_astronaut_is_left_to_them():
+    # Blue's last Astronaut can only walk into the Alien on N1: the host asks instead of playing it.
+    gone = {"Blue-Grunt": "dead", "Blue-Robot": "escaped", "Blue-Explorer": "dead", "Blue-Chief": "dead"}
+    game = argo_setup({"N1": "Corridor-I NS"}, astronauts=gone, aliens=["N1"], actions_used=1)
+    assert [game.notation(a) for a in game.legal_actions("p0")] == ["move Pilot N1"]
+    assert only_choice(game, "p0") is None
+    safe = argo_setup({"N1": "Corridor-I NS"}, astronauts=gone, actions_used=1)
+    assert only_choice(safe, "p0") == safe.legal_actions("p0")[0]
 
 
 async def test_the_driver_follows_pages_and_counts_them_as_the_picker_does(world, simcord_bot):
