@@ -748,7 +748,9 @@ class TableHost:
         assert game is not None
         try:
             chosen = game.parse(seat, action) if isinstance(action, str) else action
-            game_notation = game.notation(chosen) if by == ONLY_CHOICE else ""
+            # an only choice is said on the turn message in the words its menu would show
+            typed = tuple(game.notation(chosen).split()) if by == ONLY_CHOICE else ()
+            said = game.choice_words(seat, (), typed)[0] if typed else ""
             before, decider_before, turn = game.turn_marker(), _decider(game), _turn(game)
             events = game.apply(seat, chosen)
         except IllegalAction as exc:
@@ -756,7 +758,7 @@ class TableHost:
         result = game.result()
         meta = {k: v for k, v in record.meta.items() if k != "only_choice"}
         if by == ONLY_CHOICE:  # said on the turn message until the next decision
-            meta["only_choice"] = [*record.meta.get("only_choice", []), [seat, game_notation]]
+            meta["only_choice"] = [*record.meta.get("only_choice", []), [seat, said]]
         new = record.evolve(
             status=FINISHED if result is not None else PLAYING, state=game.to_json(), meta=meta
         )

@@ -109,11 +109,12 @@ class TurnMessages:
 
     def _only_choice_lines(self, table: Table) -> list[str]:
         """What the host played for players because it was their only choice (since the last
-        decision someone made)."""
+        decision someone made), in the words of the menus."""
         names = table.names()
+        colours = labels.colour_names(table.public_view())
         return [
-            f"⏩ Only one choice: `{notation}` (played for {names.get(seat, seat)})."
-            for seat, notation in table.record.meta.get("only_choice", [])
+            f"⏩ Only one choice: {format_text(said, colours)} (played for {names.get(seat, seat)})."
+            for seat, said in table.record.meta.get("only_choice", [])
         ]
 
     def _deadline_line(self, table: Table, prompt: Prompt) -> str:
@@ -170,7 +171,9 @@ class TurnMessages:
             if step is None and prompt.player is not None:
                 step = root_step(game, prompt.player)
             words = labels.raw_words
-            if prompt.player is not None and not prompt.private:
+            if prompt.player is not None and (
+                not prompt.private or split_choices(prompt, prompt.player)
+            ):  # the public part of a split prompt is in words too
                 words = labels.words_for(game, prompt.player, labels.colour_names(view))
             if step is not None and step.tokens:
                 parts.append(labels.choosing(words, step.tokens))
