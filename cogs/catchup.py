@@ -10,13 +10,30 @@ RECENT_LINES = 8
 """Lines shown when no particular player is awaited (a retired message, a wait for several)."""
 BUDGET = 1300
 """Characters the catch-up may take in a turn message (Discord allows 2,000 in all)."""
-TURN_LINE = 160
-"""Characters of the one-line summary of an older turn."""
+TURN_LINE = 200
+"""Characters of the one-line summary of an older turn (whole events only, see `_turn_line`)."""
 MEDALS = ("🥇", "🥈", "🥉")
 
 
-def _short(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+def _sentence(line: str) -> str:
+    """An event line ending as a sentence, so that lines can be joined with a space."""
+    line = line.rstrip()
+    return line if line.endswith((".", "!", "?", "…")) else line + "."
+
+
+def _turn_line(turn: int | None, lines: list[str]) -> str:
+    """An older turn on one line: its events as sentences, whole ones only; those that do not
+    fit in ``TURN_LINE`` are counted, never cut in the middle."""
+    head = f"• Turn {turn}: " if turn is not None else "• "
+    text = head + _sentence(lines[0]) if lines else head.rstrip(": ")
+    for shown, line in enumerate(lines[1:], start=1):
+        more = f" (+{len(lines) - shown} more)"
+        longer = f"{text} {_sentence(line)}"
+        rest = f" (+{len(lines) - shown - 1} more)" if shown < len(lines) - 1 else ""
+        if len(longer) + len(rest) > TURN_LINE:
+            return text + more
+        text = longer
+    return text
 
 
 def summarise(groups: list[tuple[int | None, list[str]]], budget: int = BUDGET) -> list[str]:
@@ -34,12 +51,7 @@ def summarise(groups: list[tuple[int | None, list[str]]], budget: int = BUDGET) 
     *older, (last_turn, last_lines) = groups
     latest = [f"__Turn {last_turn}__" if last_turn is not None else "__Latest__"]
     latest += [f"• {line}" for line in last_lines]
-    collapsed = [
-        _short(
-            f"• Turn {turn}: " + "; ".join(lines) if turn is not None else "• " + "; ".join(lines), TURN_LINE
-        )
-        for turn, lines in older
-    ]
+    collapsed = [_turn_line(turn, lines) for turn, lines in older]
     room = budget - sum(len(line) + 1 for line in latest)
     kept: list[str] = []
     for line in reversed(collapsed):

@@ -38,3 +38,26 @@ def test_a_very_long_history_says_how_many_turns_it_leaves_out():
     shown = [line for line in lines if line.startswith("• Turn ")]
     assert left_out + len(shown) == 39 and shown[-1].startswith("• Turn 39:")
     assert sum(len(line) + 1 for line in lines) <= BUDGET
+
+
+def test_older_turns_join_whole_sentences_never_cut_mid_event():
+    events = [
+        "<p:1> (Blue) moves the Alien from N1 to N2; it meets nobody there.",
+        "<p:1> (Blue) builds the Lab (N3), turned with doors N–E–S, and an Alien appears in it.",
+        "<p:1> (Blue)'s Pilot moves from the Waking Room to the Corridor at S1.",
+        "<p:1> (Blue)'s Grunt moves from the Waking Room to the Corridor at W1.",
+    ]
+    latest = [f"<p:2> (Yellow) event {i} " + "y" * 90 + "." for i in range(9)]
+    lines = summarise([(3, events), (4, latest)])
+    older = next(line for line in lines if line.startswith("• Turn 3: "))
+    assert ".;" not in older and "…" not in older
+    assert older.startswith(f"• Turn 3: {events[0]} {events[1]}")
+    shown = sum(event in older for event in events)
+    assert older.endswith(f" (+{len(events) - shown} more)") if shown < len(events) else older.endswith(".")
+    assert len(older) <= TURN_LINE
+
+
+def test_an_event_without_a_full_stop_gets_one_before_the_next():
+    older = ["Blue moves", "Yellow builds", *(["z" * 50 + "."] * 12)]
+    lines = summarise([(1, older), (2, ["x" * 800])])
+    assert any(line.startswith("• Turn 1: Blue moves. Yellow builds. z") for line in lines), lines

@@ -124,3 +124,11 @@ def test_q9_with_all_eight_fragments_a_dark_forest_costs_nothing():
     note = words(game, "ann", "move N")[1]
     assert note == "A Dark Forest: with all 8 Fragments you pay nothing and flip it."
     assert "costs" not in note
+
+
+def test_an_extra_turn_is_said_in_one_line():
+    game, side = beside_town("temple")
+    act(game, "ann", f"move {side}")
+    said = [e.text for e in act(game, "ann", "end") if e.to is None]
+    assert said == ["<p:ann> ends their move on Forgotten Temple (0,1).", "<p:ann> takes another turn."]
+    assert game.prompt().player == "ann"
