@@ -80,6 +80,19 @@ async def catch_up_lines(host: TableHost, table: Table, seat: str | None) -> lis
     return [f"Since {names.get(seat, seat)} last decided:", *body]
 
 
+async def turn_lines(host: TableHost, table: Table, turn: int | None) -> list[str]:
+    """What a retired turn message says: every public line of its own turn ``turn`` (up to the
+    table's version), or the latest lines when the turn is not known."""
+    if turn is None:
+        return await catch_up_lines(host, table, None)
+    names = table.names()
+    lines = await host.store.turn_summaries(table.record.id, turn, table.record.version)
+    body = [f"• {format_text(line, names)}" for line in lines]
+    while body and sum(len(line) + 1 for line in body) > BUDGET:
+        body.pop(0)  # a turn longer than a message: keep its end
+    return body
+
+
 def final_lines(table: Table, result: Result) -> list[str]:
     """The end of a game: how it ended, every player ranked with their score and tie-breaks."""
     names = table.names()

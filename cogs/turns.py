@@ -17,7 +17,7 @@ from bot.store import LOBBY
 from bot.tables import Outcome, Table
 from cogs import components as comp
 from cogs import labels
-from cogs.catchup import catch_up_lines, final_lines
+from cogs.catchup import catch_up_lines, final_lines, turn_lines
 from cogs.picker import Step, choice_tree, split_choices
 from cogs.replies import NO_MENTIONS, pinging, reply, send_public, trim
 
@@ -156,7 +156,7 @@ class TurnMessages:
         components: discord.ui.View | None = None
         prompt = game.prompt() if result is None else None
         if retired:
-            parts += await catch_up_lines(self.host, table, None)
+            parts += await turn_lines(self.host, table, turn_number)
         elif result is not None:
             parts += final_lines(table, result)
             components = comp.rematch_view(table.record.id)
@@ -182,6 +182,9 @@ class TurnMessages:
         if with_board:
             seat = prompt.player if prompt is not None and not retired else None
             previous = await self.host.previous_view(table, seat)
+            if retired and result is None:  # the board as this turn ended, not the next one's
+                view = {**view, "turn": turn_number if turn_number is not None else view.get("turn")}
+                view["turn_ended"] = True
             board = await board_file(view, previous)
             payload["attachments"] = [board] if board else []
         return payload
