@@ -37,6 +37,8 @@ ROW_LABEL_W = 38
 COL_LABEL_H = 26
 PANEL_W = 410
 COLUMN_GAP = 12
+SCORE_FRAME_PAD = 5
+"""How far the frame of a changed score reaches beyond the number."""
 BLOCK_GAP = 6
 F = P.LABEL
 """The size of every text on the board (18 px; headings are larger)."""
@@ -346,8 +348,14 @@ def _draw_station(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots)
     for t in tiles:
         px, py = lay.cell_box(*t["cell"])
         _draw_tile(cv, t, px, py, geo, spots)
+    # only rows and columns where something is drawn are named: the frame keeps empty room for
+    # the station to grow into (so the picture keeps its size), but that room is not a place
+    used = {tuple(t["cell"]) for t in tiles} | build_spots
+    used_x, used_y = {c[0] for c in used}, {c[1] for c in used}
     for c in range(-1, lay.frame_cols + 1):
         x = lay.min_x + c
+        if x not in used_x:
+            continue
         px, _ = lay.cell_box(x, 0)
         box = _clip((px, frame[1], px + CELL, frame[1] + 1), frame)
         if box is None:
@@ -361,6 +369,8 @@ def _draw_station(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots)
             )
     for r in range(-1, lay.frame_rows + 1):
         y = lay.min_y + r
+        if y not in used_y:
+            continue
         _, py = lay.cell_box(0, y)
         box = _clip((frame[0], py, frame[0] + 1, py + CELL), frame)
         if box is None:
@@ -510,7 +520,7 @@ def _players_block(view: dict[str, Any], w: int) -> Block:
             score = str(p.get("score", 0))
             sw = cv.text(x + 8, y + 26, score, 24, P.ACCENT, bg, bold=True)
             spots.scores[p["id"]] = (x + 6, y + 28, x + 10 + sw, y + 28 + 24)
-            tx = x + 12 + sw
+            tx = x + 10 + sw + SCORE_FRAME_PAD + 6  # clear of the frame a changed score gets
             tx += cv.text(tx, y + 31, "pts", F, P.DIM, bg) + 8
             cv.text(tx, y + 31, f"{p.get('activations', 0)} act", F, P.DIM, bg)
             slot = min(64, (w - 116) // 5)
@@ -855,7 +865,7 @@ def _draw_marks(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, c
             _ring(cv, spots.panel_tokens[aid], 2)
     for pid in sorted(ch.scores):
         if pid in spots.scores:
-            _frame(cv, spots.scores[pid], 5)
+            _frame(cv, spots.scores[pid], SCORE_FRAME_PAD)
     for i in sorted(ch.track_slots):
         if i in spots.slots:
             _frame(cv, spots.slots[i], 1)

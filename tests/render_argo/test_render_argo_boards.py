@@ -329,3 +329,45 @@ def test_the_build_display_names_tiles_as_printed_not_by_notation(
             hyphenated = [t for t in texts if (t in tokens and "-" in t) or "Pod-" in t or "-alien" in t]
             assert not hyphenated, hyphenated
     assert "Corridor" in shown and any(t.startswith("Next: Escape Pod ") for t in shown)
+
+
+def test_a_changed_score_is_framed_clear_of_its_pts(games: dict[int, list[dict[str, Any]]]) -> None:
+    """The frame of a changed score leaves "pts" beside it readable ("6 ots" before)."""
+    framed = 0
+    for views in games.values():
+        for before, view in decision_pairs(views):
+            if [p["score"] for p in before["players"]] == [p["score"] for p in view["players"]]:
+                continue
+            marked, plain = argo.draw(view, before), argo.draw(view)
+            boxes = [box for text, box in marked.texts if text == "pts"]
+            assert boxes == [box for text, box in plain.texts if text == "pts"]
+            for box in boxes:
+                assert not _box_differs(_rgb(marked.image), _rgb(plain.image), box), box
+            framed += 1
+    assert framed >= 5
+
+
+def _build_spots(view: dict[str, Any]) -> set[tuple[int, int]]:
+    taken = {tuple(t["cell"]) for t in view["tiles"]}
+    facing = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+    return {
+        (t["cell"][0] + dx, t["cell"][1] + dy)
+        for t in view["tiles"]
+        for side, (dx, dy) in facing.items()
+        if t["doors"].get(side) and (t["cell"][0] + dx, t["cell"][1] + dy) not in taken
+    }
+
+
+def test_only_places_of_the_station_are_named_on_its_rulers(games: dict[int, list[dict[str, Any]]]) -> None:
+    """The frame keeps empty room to grow into; its rulers name only the rows and columns that
+    hold a tile or a place to build (no "S6", "S7" under a station ending at S5)."""
+    for views in games.values():
+        for view in views[::40]:
+            lay = argo.layout(view)
+            places = {tuple(t["cell"]) for t in view["tiles"]} | _build_spots(view)
+            texts = argo.draw(view).texts
+            columns = {t for t, box in texts if box[3] <= lay.oy and t[:1] in "EW" and t[1:].isdigit()}
+            rows = {t for t, box in texts if box[2] <= lay.ox and t[:1] in "NS" and t[1:].isdigit()}
+            want_cols = {f"E{x}" if x > 0 else f"W{-x}" for x, _ in places if x}
+            want_rows = {f"S{y}" if y > 0 else f"N{-y}" for _, y in places if y}
+            assert columns == want_cols and rows == want_rows
