@@ -1,7 +1,7 @@
 """Whole games of Argo and Argoat through SimCord with random typed moves (``/game play``): no
 public message names a tile by its notation token ("Corridor-X-alien", "Control-Room",
-"Pod-2/3") or quotes a move in backticked notation, and no button or select option is labelled
-with a legal move's notation (menus use the engine's words)."""
+"Pod-2/3") or an internal key, or quotes a move in backticked notation, and no button or select
+option is labelled with a legal move's notation (menus use the engine's words)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,14 @@ import re
 import pytest
 
 from bot.engine.argo.data import TILES
+from bot.engine.argoat.data import FRONTIERS
 from cogs.picker import split_choices
 from tests.driver import open_table, widgets
 from tests.test_bot_argoat_kit import public_messages
 
-TOKENS = {t.token for t in TILES if "-" in t.token}
-"""Argo's hyphenated notation tokens of tiles (the plain ones, "Lab", are also printed names)."""
+TOKENS = {t.token for t in TILES if "-" in t.token} | {f.key for f in FRONTIERS if "_" in f.key}
+"""Argo's hyphenated notation tokens of tiles (the plain ones, "Lab", are also printed names) and
+Argoat's internal frontier keys ("dark_dragon", "trail_2")."""
 BACKTICKED = re.compile(r"`([^`\n]+)`")
 
 
