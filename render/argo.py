@@ -400,8 +400,6 @@ def _draw_tile(cv: _Canvas, t: dict[str, Any], px: int, py: int, geo: P.TileGeom
     kind = t["kind"]
     floor = P.FLOOR.get(kind, P.CORR_HULL)
     cv.sprite(_tile_sprite(t, geo.size), px, py)
-    ink = P.ink_on(floor)
-    cv.text(px + geo.pad, py + geo.label_top, str(t.get("coord", "")), F, ink, floor, bold=True)
     if t.get("activatable"):
         boxes = []
         for (ax, ay), colour in zip(geo.activation_slots(), t.get("tokens", []), strict=False):
@@ -441,6 +439,8 @@ def _draw_tile(cv: _Canvas, t: dict[str, Any], px: int, py: int, geo: P.TileGeom
         )
         cv.sprite(P.alien_sprite(size, bg), px + ax, py + ay)
         spots.aliens[tuple(t["cell"])] = (px + ax, py + ay, px + ax + size, py + ay + size)
+    # the cell's name last, so that no Alien or Astronaut hides its end ("N1E7" read as "N1E")
+    cv.text(px + geo.pad, py + geo.label_top, str(t.get("coord", "")), F, P.ink_on(floor), floor, bold=True)
 
 
 def _draw_waking_room(

@@ -371,3 +371,28 @@ def test_only_places_of_the_station_are_named_on_its_rulers(games: dict[int, lis
             want_cols = {f"E{x}" if x > 0 else f"W{-x}" for x, _ in places if x}
             want_rows = {f"S{y}" if y > 0 else f"N{-y}" for _, y in places if y}
             assert columns == want_cols and rows == want_rows
+
+
+def test_no_alien_or_astronaut_hides_the_end_of_a_cell_name(games: dict[int, list[dict[str, Any]]]) -> None:
+    """Every tile's cell name is drawn whole, on top of what stands on the tile ("N1E7", not
+    "N1E" with an Alien over the 7)."""
+    crowded = 0
+    for views in games.values():
+        for view in views[::10]:
+            drawing = argo.draw(view)
+            image = _rgb(drawing.image)
+            lay = argo.layout(view)
+            for t in view["tiles"]:
+                name = str(t["coord"])
+                floor = P.FLOOR.get(t["kind"], P.CORR_HULL)
+                label = _rgb(P.text_sprite(name, argo.F, P.ink_on(floor), floor, True))
+                x0, y0, x1, y1 = _cell_box(lay, tuple(t["cell"]))
+                here = [
+                    b for text, b in drawing.texts if text == name and x0 <= b[0] < x1 and y0 <= b[1] < y1
+                ]
+                assert len(here) == 1, (name, here)
+                box = here[0]
+                shown = image.crop(box)
+                assert ImageChops.difference(shown, label).getbbox() is None, name
+                crowded += bool(t.get("alien") or t.get("occupants"))
+    assert crowded > 20
