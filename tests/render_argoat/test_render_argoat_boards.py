@@ -335,13 +335,13 @@ def test_move_lines_and_avatars_never_cover_a_card_name(games: dict[int, list[di
     leaves the third line of a three-line name readable ("Forest of the Dark Dragon")."""
     checked = three_lines = 0
     for views in games.values():
-        for before, view in decision_pairs(views)[::2]:
+        for before, view in decision_pairs(views)[::6]:
             lay = argoat.layout(view)
             for name, intact in _names_on_cards(view, argoat.draw(view, before)):
                 assert intact, name
                 checked += 1
                 three_lines += len(sp.card_lines(name, lay.card_w)) == 3
-    assert checked > 500 and three_lines > 0
+    assert checked > 150 and three_lines > 0
 
 
 def test_only_places_on_the_map_are_named_on_its_rulers(games: dict[int, list[dict[str, Any]]]) -> None:
