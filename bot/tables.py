@@ -144,7 +144,8 @@ def only_choice(game: Game, seat: str) -> Action | None:
     ``cancel`` count as choices (a player may want to take a move back rather than go on), a
     private prompt is never decided for its player (that it had one choice could tell something
     about their secrets), nor one that others may act on out of turn (taking it at once would
-    close their chance), nor an action that reveals a secret (it gives private news)."""
+    close their chance), nor an action that reveals a secret (it gives private news), nor one
+    that harms the player (:meth:`Game.harms_actor`: they confirm it themselves)."""
     prompt = game.prompt()
     if prompt is None or prompt.player != seat or prompt.private or prompt.others:
         return None
@@ -156,7 +157,7 @@ def only_choice(game: Game, seat: str) -> Action | None:
         events = trial.apply(seat, actions[0])
     except IllegalAction:
         return None
-    if any(not event.public for event in events):
+    if any(not event.public for event in events) or trial.harms_actor(seat, events):
         return None
     return actions[0]
 
@@ -842,7 +843,9 @@ class TableHost:
         assert game is not None
         try:
             chosen = game.parse(seat, action) if isinstance(action, str) else action
-            game_notation = game.notation(chosen) if by == ONLY_CHOICE else ""
+            # an only choice is said on the turn message in the words its menu would show
+            typed = tuple(game.notation(chosen).split()) if by == ONLY_CHOICE else ()
+            said = game.choice_words(seat, (), typed)[0] if typed else ""
             before, decider_before, turn = game.turn_marker(), _decider(game), _turn(game)
             events = game.apply(seat, chosen)
         except IllegalAction as exc:
@@ -850,7 +853,7 @@ class TableHost:
         result = game.result()
         meta = {k: v for k, v in record.meta.items() if k != "only_choice"}
         if by == ONLY_CHOICE:  # said on the turn message until the next decision
-            meta["only_choice"] = [*record.meta.get("only_choice", []), [seat, game_notation]]
+            meta["only_choice"] = [*record.meta.get("only_choice", []), [seat, said]]
         meta["recent"] = _recent(record.meta, who, chosen, self._clock())
         if who != HOST and seat in meta.get("stand_in", ()):  # the player is back
             meta["stand_in"] = [s for s in meta["stand_in"] if s != seat]

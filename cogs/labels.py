@@ -63,10 +63,7 @@ def words_for(game: Game, player: str, names: dict[str, str]) -> Words:
 
 
 def choosing(words: Words, tokens: tuple[str, ...]) -> str:
-    """The line saying what has been chosen so far: "Choosing: **🚶 Move …** (`move`)" (just the
-    notation when the words are the notation)."""
-    typed = " ".join(tokens)
-    so_far, _ = words((), typed)
-    if so_far == typed:
-        return f"Choosing: **{typed} …**"
-    return f"Choosing: **{so_far} …** (`{typed}`)"
+    """The line saying what has been chosen so far, in words: "Choosing: **🚶 Move …**" (the
+    notation stays out of sight, as on the buttons)."""
+    so_far, _ = words((), " ".join(tokens))
+    return f"Choosing: **{so_far} …**"

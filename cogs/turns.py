@@ -17,7 +17,7 @@ from bot.store import LOBBY
 from bot.tables import Outcome, Table
 from cogs import components as comp
 from cogs import labels
-from cogs.catchup import catch_up_lines, final_lines
+from cogs.catchup import catch_up_lines, final_lines, turn_lines
 from cogs.picker import Step, choice_tree, split_choices
 from cogs.replies import NO_MENTIONS, pinging, reply, send_public, trim
 
@@ -109,11 +109,12 @@ class TurnMessages:
 
     def _only_choice_lines(self, table: Table) -> list[str]:
         """What the host played for players because it was their only choice (since the last
-        decision someone made)."""
+        decision someone made), in the words of the menus."""
         names = table.names()
+        colours = labels.colour_names(table.public_view())
         return [
-            f"⏩ Only one choice: `{notation}` (played for {names.get(seat, seat)})."
-            for seat, notation in table.record.meta.get("only_choice", [])
+            f"⏩ Only one choice: {format_text(said, colours)} (played for {names.get(seat, seat)})."
+            for seat, said in table.record.meta.get("only_choice", [])
         ]
 
     def _away_lines(self, table: Table) -> list[str]:
@@ -165,7 +166,7 @@ class TurnMessages:
         components: discord.ui.View | None = None
         prompt = game.prompt() if result is None else None
         if retired:
-            parts += await catch_up_lines(self.host, table, None)
+            parts += await turn_lines(self.host, table, turn_number)
         elif result is not None:
             parts += final_lines(table, result)
             components = comp.rematch_view(table.record.id)
@@ -181,7 +182,9 @@ class TurnMessages:
             if step is None and prompt.player is not None:
                 step = root_step(game, prompt.player)
             words = labels.raw_words
-            if prompt.player is not None and not prompt.private:
+            if prompt.player is not None and (
+                not prompt.private or split_choices(prompt, prompt.player)
+            ):  # the public part of a split prompt is in words too
                 words = labels.words_for(game, prompt.player, labels.colour_names(view))
             if step is not None and step.tokens:
                 parts.append(labels.choosing(words, step.tokens))
@@ -190,6 +193,9 @@ class TurnMessages:
         if with_board:
             seat = prompt.player if prompt is not None and not retired else None
             previous = await self.host.previous_view(table, seat)
+            if retired and result is None:  # the board as this turn ended, not the next one's
+                view = {**view, "turn": turn_number if turn_number is not None else view.get("turn")}
+                view["turn_ended"] = True
             board = await board_file(view, previous)
             payload["attachments"] = [board] if board else []
         return payload

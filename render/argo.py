@@ -37,6 +37,8 @@ ROW_LABEL_W = 38
 COL_LABEL_H = 26
 PANEL_W = 410
 COLUMN_GAP = 12
+SCORE_FRAME_PAD = 5
+"""How far the frame of a changed score reaches beyond the number."""
 BLOCK_GAP = 6
 F = P.LABEL
 """The size of every text on the board (18 px; headings are larger)."""
@@ -73,6 +75,7 @@ class _Canvas:
         self.img.putpalette(P.FLAT_PALETTE)
         self.draw = ImageDraw.Draw(self.img)
         self.fonts: set[int] = set()
+        self.texts: list[tuple[str, tuple[int, int, int, int]]] = []
 
     def rect(
         self, box: tuple[int, int, int, int], fill: RGB | None, outline: RGB | None = None, width: int = 1
@@ -98,6 +101,7 @@ class _Canvas:
             x -= spr.width
         self.img.paste(spr, (x, y))
         self.fonts.add(size)
+        self.texts.append((text, (x, y, x + spr.width, y + spr.height)))
         return spr.width
 
     def token(self, colour: str, letter: str, size: int, bg: RGB, x: int, y: int, **kw: bool) -> None:
@@ -137,16 +141,25 @@ def _fit(text: str, size: int, width: int, bold: bool = False) -> str:
     return text.rstrip() + "…"
 
 
-def _split_token(name: str, size: int, width: int) -> list[str]:
-    """A notation name on one or two lines, broken after a hyphen (``Corridor-T`` / ``-alien``)."""
-    if P.text_width(name, size) <= width or "-" not in name:
+def printed_name(tile: dict[str, Any]) -> str:
+    """A tile of the view as printed on it ("Control Room", "Corridor", "Escape Pod 2/3"), never
+    its notation token."""
+    seats = tile.get("seats")
+    if tile.get("kind") == "pod" and seats:
+        return f"Escape Pod {'/'.join(str(v) for v in seats)}"
+    return str(tile.get("name", ""))
+
+
+def _split_name(name: str, size: int, width: int) -> list[str]:
+    """A tile's name on one or two lines, broken at the last space that lets the first fit."""
+    if P.text_width(name, size) <= width or " " not in name:
         return [_fit(name, size, width)]
-    cut = name.rfind("-")
-    first, second = name[:cut], name[cut:]
-    if P.text_width(first, size) > width and "-" in first:
-        cut = name.find("-") + 1
-        first, second = name[:cut], name[cut:]
-    return [_fit(first, size, width), _fit(second, size, width)]
+    words = name.split(" ")
+    for cut in range(len(words) - 1, 0, -1):
+        first = " ".join(words[:cut])
+        if P.text_width(first, size) <= width:
+            return [first, _fit(" ".join(words[cut:]), size, width)]
+    return [_fit(words[0], size, width), _fit(" ".join(words[1:]), size, width)]
 
 
 def _names(view: dict[str, Any]) -> dict[str, str]:
@@ -335,8 +348,14 @@ def _draw_station(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots)
     for t in tiles:
         px, py = lay.cell_box(*t["cell"])
         _draw_tile(cv, t, px, py, geo, spots)
+    # only rows and columns where something is drawn are named: the frame keeps empty room for
+    # the station to grow into (so the picture keeps its size), but that room is not a place
+    used = {tuple(t["cell"]) for t in tiles} | build_spots
+    used_x, used_y = {c[0] for c in used}, {c[1] for c in used}
     for c in range(-1, lay.frame_cols + 1):
         x = lay.min_x + c
+        if x not in used_x:
+            continue
         px, _ = lay.cell_box(x, 0)
         box = _clip((px, frame[1], px + CELL, frame[1] + 1), frame)
         if box is None:
@@ -350,6 +369,8 @@ def _draw_station(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots)
             )
     for r in range(-1, lay.frame_rows + 1):
         y = lay.min_y + r
+        if y not in used_y:
+            continue
         _, py = lay.cell_box(0, y)
         box = _clip((frame[0], py, frame[0] + 1, py + CELL), frame)
         if box is None:
@@ -379,8 +400,6 @@ def _draw_tile(cv: _Canvas, t: dict[str, Any], px: int, py: int, geo: P.TileGeom
     kind = t["kind"]
     floor = P.FLOOR.get(kind, P.CORR_HULL)
     cv.sprite(_tile_sprite(t, geo.size), px, py)
-    ink = P.ink_on(floor)
-    cv.text(px + geo.pad, py + geo.label_top, str(t.get("coord", "")), F, ink, floor, bold=True)
     if t.get("activatable"):
         boxes = []
         for (ax, ay), colour in zip(geo.activation_slots(), t.get("tokens", []), strict=False):
@@ -420,6 +439,8 @@ def _draw_tile(cv: _Canvas, t: dict[str, Any], px: int, py: int, geo: P.TileGeom
         )
         cv.sprite(P.alien_sprite(size, bg), px + ax, py + ay)
         spots.aliens[tuple(t["cell"])] = (px + ax, py + ay, px + ax + size, py + ay + size)
+    # the cell's name last, so that no Alien or Astronaut hides its end ("N1E7" read as "N1E")
+    cv.text(px + geo.pad, py + geo.label_top, str(t.get("coord", "")), F, P.ink_on(floor), floor, bold=True)
 
 
 def _draw_waking_room(
@@ -499,7 +520,7 @@ def _players_block(view: dict[str, Any], w: int) -> Block:
             score = str(p.get("score", 0))
             sw = cv.text(x + 8, y + 26, score, 24, P.ACCENT, bg, bold=True)
             spots.scores[p["id"]] = (x + 6, y + 28, x + 10 + sw, y + 28 + 24)
-            tx = x + 12 + sw
+            tx = x + 10 + sw + SCORE_FRAME_PAD + 6  # clear of the frame a changed score gets
             tx += cv.text(tx, y + 31, "pts", F, P.DIM, bg) + 8
             cv.text(tx, y + 31, f"{p.get('activations', 0)} act", F, P.DIM, bg)
             slot = min(64, (w - 116) // 5)
@@ -580,7 +601,7 @@ def _supply_block(view: dict[str, Any], w: int) -> Block:
                 t = display[i]
                 cv.sprite(_tile_sprite(t, size), cx - size // 2, y)
                 spots.display[int(t["id"])] = (cx - size // 2, y, cx + size // 2, y + size)
-                for k, line in enumerate(_split_token(str(t.get("token", "")), F, col - 4)):
+                for k, line in enumerate(_split_name(printed_name(t), F, col - 4)):
                     cv.text(cx, y + size + 1 + k * 20, line, F, P.TEXT, P.PANEL, align="center")
             else:
                 cv.sprite(P.build_spot_sprite(size), cx - size // 2, y)
@@ -591,7 +612,7 @@ def _supply_block(view: dict[str, Any], w: int) -> Block:
             cv.sprite(_tile_sprite(nxt, 40), x, y)
             spots.display[int(nxt["id"])] = (x, y, x + 40, y + 40)
             more = len(pods.get("stack") or []) - 1
-            tx = x + 48 + cv.text(x + 48, y + 8, f"Next Pod: {nxt.get('token', '')}", F, P.TEXT, P.PANEL)
+            tx = x + 48 + cv.text(x + 48, y + 8, f"Next: {printed_name(nxt)}", F, P.TEXT, P.PANEL)
             cv.text(tx + 10, y + 8, f"+{more} more" if more else "the last", F, P.DIM, P.PANEL)
         else:
             cv.text(x, y + 8, "No Escape Pod left to build", F, P.DIM, P.PANEL)
@@ -608,7 +629,7 @@ def _launched_block(view: dict[str, Any], w: int) -> Block:
         y = _title(cv, x, y, w, "Launched Pods", "" if launched else "none yet")
         for entry in launched:
             pod = entry.get("pod") or {}
-            cv.text(x, y + 5, str(pod.get("token", "Pod")), F, P.TEXT, P.PANEL)
+            cv.text(x, y + 5, printed_name(pod).removeprefix("Escape ") if pod else "Pod", F, P.TEXT, P.PANEL)
             tx = x + 84
             seats = pod.get("seats") or []
             for i, aid in enumerate(entry.get("occupants", [])):
@@ -726,6 +747,9 @@ def _draw_header(cv: _Canvas, view: dict[str, Any], width: int, marked: bool) ->
             text = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners)
         cv.text(x, 10, _fit(text, 20, limit - x, True), 20, P.ACCENT, P.PANEL, bold=True)
         return
+    if view.get("turn_ended"):  # a retired turn message: the board as that turn ended
+        cv.text(x, 10, "turn over", 20, P.DIM, P.PANEL, bold=True)
+        return
     colour = view.get("active_colour")
     if colour in P.TEAM:
         cv.token(colour, "", 22, P.PANEL, x, 11)
@@ -841,7 +865,7 @@ def _draw_marks(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, c
             _ring(cv, spots.panel_tokens[aid], 2)
     for pid in sorted(ch.scores):
         if pid in spots.scores:
-            _frame(cv, spots.scores[pid], 5)
+            _frame(cv, spots.scores[pid], SCORE_FRAME_PAD)
     for i in sorted(ch.track_slots):
         if i in spots.slots:
             _frame(cv, spots.slots[i], 1)
@@ -859,11 +883,13 @@ def _draw_marks(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, c
 
 @dataclass
 class Drawing:
-    """A drawn board: the palette image and the font sizes of every text on it."""
+    """A drawn board: the palette image, the font sizes of every text on it, and each text line
+    drawn with its box (x0, y0, x1, y1)."""
 
     image: Image.Image
     fonts: frozenset[int]
     marked: bool
+    texts: tuple[tuple[str, tuple[int, int, int, int]], ...] = ()
 
 
 def draw(view: dict[str, Any], previous: dict[str, Any] | None = None) -> Drawing:
@@ -877,7 +903,7 @@ def draw(view: dict[str, Any], previous: dict[str, Any] | None = None) -> Drawin
     _draw_panel(cv, view, lay, spots)
     if ch:
         _draw_marks(cv, view, lay, spots, ch)
-    return Drawing(cv.img, frozenset(cv.fonts), bool(ch))
+    return Drawing(cv.img, frozenset(cv.fonts), bool(ch), tuple(cv.texts))
 
 
 def draw_board(view: dict[str, Any], previous: dict[str, Any] | None = None) -> Image.Image:

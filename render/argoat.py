@@ -140,6 +140,7 @@ class _Canvas:
         self.img = Image.new("RGB", (w, h), sp.BG)
         self.draw = ImageDraw.Draw(self.img)
         self.fonts: set[int] = set()
+        self.texts: list[tuple[str, Box]] = []
 
     def paste(self, sprite: Image.Image, x: int, y: int) -> None:
         if sprite.mode == "RGBA":
@@ -152,6 +153,7 @@ class _Canvas:
         t = sp.text_sprite(text, size, colour, bold)
         self.img.paste(t, (x, y), t)
         self.fonts.add(size)
+        self.texts.append((text, (x, y, x + t.width, y + t.height)))
         return x + t.width
 
     def avatar(self, colour: str, letter: str, size: int, ring: bool, x: int, y: int) -> Image.Image:
@@ -323,11 +325,13 @@ def _pack(blocks: list[tuple[int, Any]], n: int) -> list[list[tuple[int, Any]]]:
 
 @dataclass
 class Drawing:
-    """A drawn map: the RGB picture and the font sizes of every text on it."""
+    """A drawn map: the RGB picture, the font sizes of every text on it, and each line of text
+    drawn directly (not baked into a card) with its box (x0, y0, x1, y1)."""
 
     image: Image.Image
     fonts: frozenset[int]
     marked: bool
+    texts: tuple[tuple[str, Box], ...] = ()
 
 
 def draw(view: dict[str, Any], previous: dict[str, Any] | None = None) -> Drawing:
@@ -341,7 +345,8 @@ def draw(view: dict[str, Any], previous: dict[str, Any] | None = None) -> Drawin
     _draw_panels(cv, view, lay, spots, ch)
     if ch:
         _draw_marks(cv, view, lay, spots, ch)
-    return Drawing(cv.img, frozenset(cv.fonts), bool(ch))
+    _keep_names_readable(cv, view, lay)
+    return Drawing(cv.img, frozenset(cv.fonts), bool(ch), tuple(cv.texts))
 
 
 def draw_board(view: dict[str, Any], previous: dict[str, Any] | None = None) -> Image.Image:
@@ -398,6 +403,8 @@ def _draw_header(cv: _Canvas, view: dict[str, Any], width: int, marked: bool) ->
         cv.text(f"{winner['colour']} wins!", x + icon.width + 8, 9, 20, sp.GOLD, True)
     elif view.get("finished") or active is None:
         cv.text("Game over", x, 9, 20, sp.GOLD, True)
+    elif view.get("turn_ended"):  # a retired turn message: the map as that turn ended
+        cv.text("turn over", x, 9, 20, sp.MUTED, True)
     else:
         icon = cv.avatar(active["colour"], active["letter"], 30, True, x, 3)
         x += icon.width + 8
@@ -409,6 +416,12 @@ def _draw_header(cv: _Canvas, view: dict[str, Any], width: int, marked: bool) ->
 # --- map -------------------------------------------------------------------------------------
 
 
+def _per_row(n: int, width: int) -> int:
+    """How many of ``n`` tokens go in one row on a card ``width`` wide (see _token_positions)."""
+    full = 4 if width >= CELL_W - GAP - 4 else 3
+    return full if n <= 2 * full else -(-n // 2)
+
+
 def _token_positions(
     n: int, size: int, pitch: int, width: int, bottom: int, left: int
 ) -> list[tuple[int, int]]:
@@ -417,8 +430,7 @@ def _token_positions(
     ending at ``bottom``, centred in ``width``."""
     if n == 0:
         return []
-    full = 4 if width >= CELL_W - GAP - 4 else 3
-    per_row = full if n <= 2 * full else -(-n // 2)
+    per_row = _per_row(n, width)
     rows = [min(per_row, n - i) for i in range(0, n, per_row)]
     out = []
     y = bottom - len(rows) * (size - 2) - 2
@@ -437,13 +449,21 @@ def _token_positions(
 
 def _draw_map(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, changed: Changes) -> None:
     cw, ch = lay.card_w, CELL_H - GAP
+    # only columns and rows where a card or an empty place is drawn are named (the map keeps
+    # empty room to grow into, so that its size stays put, but that room is not a place)
+    drawn = {(f["x"], f["y"]) for f in (*view["frontiers"], *view["forests"])} | set(lay.slots)
+    used_x, used_y = {c[0] for c in drawn}, {c[1] for c in drawn}
     for c in range(lay.cols):
         x = lay.min_x + c
+        if x not in used_x:
+            continue
         label = str(x)
         ox, _ = lay.origin(x, lay.max_y)
         cv.text(label, ox + (cw - sp.text_width(label, F)) // 2, lay.map_y - RULER + 2, F, sp.MUTED)
     for r in range(lay.rows):
         y = lay.max_y - r
+        if y not in used_y:
+            continue
         label = str(y)
         _, oy = lay.origin(lay.min_x, y)
         cv.text(label, lay.map_x - sp.text_width(label, F) - 6, oy + (ch - 22) // 2, F, sp.MUTED)
@@ -509,7 +529,9 @@ def _draw_map(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, cha
     for (x, y), entries in tokens.items():
         ox, oy = lay.origin(x, y)
         size = AVATAR + 6
-        pos = _token_positions(len(entries), size, AVATAR + 3, cw - 4, oy + ch - 1, ox + 2)
+        one_row = len(entries) <= _per_row(len(entries), cw - 4)
+        bottom = oy + ch + (2 if one_row else -1)  # one row sits as low as the card allows
+        pos = _token_positions(len(entries), size, AVATAR + 3, cw - 4, bottom, ox + 2)
         for (pid, p), (tx, ty) in zip(entries, pos, strict=True):
             if p is not None:
                 ring = pid == active_id
@@ -523,6 +545,27 @@ def _draw_map(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, cha
                 spots.bleinas.setdefault((x, y), []).append(
                     (tx + off, ty + off, tx + off + AVATAR, ty + off + AVATAR)
                 )
+
+
+def _keep_names_readable(cv: _Canvas, view: dict[str, Any], lay: Layout) -> None:
+    """Paste each card's name plate again over what was drawn on it: a move line and the change
+    marks pass under the names, and so does the rim of a single row of pieces on a card whose
+    name takes three lines. A card with two rows of pieces keeps them on top (they need the room)."""
+    cw, ch = lay.card_w, CELL_H - GAP
+    pieces: dict[tuple[int, int], int] = {}
+    for cell in [*(_cell(b) for b in view.get("bleinas", [])), *((p["x"], p["y"]) for p in view["players"])]:
+        pieces[cell] = pieces.get(cell, 0) + 1
+    for f in view["frontiers"]:
+        x, y = f["x"], f["y"]
+        n = pieces.get((x, y), 0)
+        if n > _per_row(n, cw - 4):
+            continue
+        ox, oy = lay.origin(x, y)
+        tag = sp.coord_tag(f"{x},{y}")
+        card = sp.frontier_card(f["name"], tuple(f["roads"]), bool(f["dragon"]), f.get("fragment"),
+                                _kind(f["key"]), cw, ch, tag.width)  # fmt: skip
+        box = sp.plate_box(f["name"], bool(f["dragon"]), f.get("fragment"), cw, tag.width)
+        cv.paste(card.crop(box), ox + box[0], oy + box[1])
 
 
 def _kind(key: str) -> str:
@@ -805,10 +848,10 @@ def _draw_trails(cv: _Canvas, view: dict[str, Any], lay: Layout, ch: Changes) ->
     at = {p["id"]: (p["x"], p["y"]) for p in view["players"]}
     for pid, was in sorted(ch.moved.items()):
         if pid in at:
-            _trail(cv, centre(was), centre(at[pid], True))
+            _trail(cv, centre(was, True), centre(at[pid], True))
     for cell, was in sorted(ch.bleina_arrivals.items()):
         if was is not None:
-            _trail(cv, centre(was), centre(cell, True))
+            _trail(cv, centre(was, True), centre(cell, True))
 
 
 def _centre(box: Box) -> tuple[int, int]:

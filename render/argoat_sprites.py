@@ -661,6 +661,18 @@ def frontier_card(
     return img
 
 
+def plate_box(
+    name: str, dragon: bool, fragment: str | None, w: int, tag_w: int = 0
+) -> tuple[int, int, int, int]:
+    """Where :func:`frontier_card` draws the name plate on a card ``w`` wide, as (x0, y0, x1,
+    y1) from the card's top-left corner (the edge included)."""
+    lines = card_lines(name, w)
+    pw = min(w - 2, max(text_width(line, LABEL) for line in lines) + 8)
+    top = card_icon_spots(w, tag_w, int(dragon) + int(fragment is not None))[1]
+    x0 = w // 2 - pw // 2
+    return x0, top, x0 + pw + 1, top + NAME_LINE * len(lines) + 6
+
+
 def card_icon_spots(w: int, tag_w: int, n: int) -> tuple[list[tuple[int, int]], int]:
     """Top-left corners of ``n`` corner icons on a card ``w`` wide whose coordinate tag is
     ``tag_w`` wide (0: no tag), and where the name plate starts. The icons go right-aligned on

@@ -46,8 +46,10 @@ async def test_a_trade_built_in_the_private_picker_accepted_with_secrets_by_dm(
     # Alice holds an Item: she moves and trades from the public message; only using an Item
     # is private ("Use an Item", shown whatever her Items can do, names none of them).
     public = labels(turn)
-    assert "Use an Item" in public and "trade Blue" in public and "trade Green" in public
-    assert [label for label in public if label.startswith("move ")]  # a plain move: public
+    # (in words, as for anyone: the public part of her choices names no Item either)
+    assert "Use an Item" in public
+    assert "🤝 Trade with 🟦 Blue" in public and "🤝 Trade with 🟩 Green" in public
+    assert [label for label in public if label.startswith("🚶 Walk ")]  # a plain move: public
     assert not [label for label in public if label.startswith("use")]
     assert item_leaks(message_text(turn), {"staff", "book"}) == []
     version = (await live(bot, w)).record.version

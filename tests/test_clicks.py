@@ -12,6 +12,7 @@ from bench.clicks import OPTIONS, count
 from bot.engine.core import CANCEL, UNDO, Event, Prompt
 from bot.tables import only_choice
 from cogs.picker import Step, choice_tree, clicks_to
+from tests.argo.argo_board import setup as argo_setup
 from tests.driver import Driver, open_table, random_policy
 
 SEEDS = range(1, 9)
@@ -82,8 +83,9 @@ async def test_single_choice_decisions_never_wait_for_a_click_and_are_said(world
         seen.update(e.seq for e in played)
         text = driver.message(table.record.message_id).content
         if fresh and table.record.meta.get("only_choice"):
-            notation = table.record.meta["only_choice"][-1][1]
-            assert f"⏩ Only one choice: `{notation}` (played for <@" in text, text
+            lines = [line for line in text.splitlines() if line.startswith("⏩ Only one choice: ")]
+            assert lines and all("(played for <@" in line for line in lines), text
+            assert not any("`" in line for line in lines), lines  # in words, not notation
             said += 1
     assert driver.single_waits == 0  # the driver never met a decision with one choice
     assert said >= 1 and said == len(seen)  # single choices did come up, and each was said
@@ -107,6 +109,9 @@ class OneWay:
     def apply(self, player: str, action: dict) -> list[Event]:
         return self._events
 
+    def harms_actor(self, player: str, events: list[Event]) -> bool:
+        return False
+
 
 def test_only_choice_takes_one_action_and_nothing_else():
     move = {"type": "move"}
@@ -122,6 +127,16 @@ def test_only_choice_takes_one_action_and_nothing_else():
     assert only_choice(OneWay(Prompt("a", "go"), [move], secret), "a") is None  # type: ignore[arg-type]
     public = [Event("a moved.")]
     assert only_choice(OneWay(Prompt("a", "go"), [move], public), "a") == move  # type: ignore[arg-type]
+
+
+def test_an_only_choice_that_kills_the_players_own_astronaut_is_left_to_them():
+    # Blue's last Astronaut can only walk into the Alien on N1: the host asks instead of playing it.
+    gone = {"Blue-Grunt": "dead", "Blue-Robot": "escaped", "Blue-Explorer": "dead", "Blue-Chief": "dead"}
+    game = argo_setup({"N1": "Corridor-I NS"}, astronauts=gone, aliens=["N1"], actions_used=1)
+    assert [game.notation(a) for a in game.legal_actions("p0")] == ["move Pilot N1"]
+    assert only_choice(game, "p0") is None
+    safe = argo_setup({"N1": "Corridor-I NS"}, astronauts=gone, actions_used=1)
+    assert only_choice(safe, "p0") == safe.legal_actions("p0")[0]
 
 
 async def test_the_driver_follows_pages_and_counts_them_as_the_picker_does(world, simcord_bot):

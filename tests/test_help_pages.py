@@ -62,7 +62,7 @@ def test_argo_pages_agree_with_the_rules_notes_and_the_options():
     tm = pages["time-machine"].text
     assert f"default {TM_WAIT_DEFAULT}" in tm and "tm_wait=0" in tm and "Don't ask me this turn" in tm
     assert "held" in tm and "between his two actions" in tm
-    assert "**Room** (not a Corridor or a Teleporter)" in pages["laser"].text
+    assert "**Room** (a Teleporter too, but not a Corridor)" in pages["laser"].text
     assert (
         "cannot be Activated" in pages["core-room"].text and "cannot be Activated" in pages["safe-room"].text
     )

@@ -401,6 +401,12 @@ class Game(ABC):
         """What only ``player`` knows (their hidden hand, what they peeked), in plain words."""
         return ""
 
+    def harms_actor(self, player: str, events: Sequence[Event]) -> bool:
+        """True when ``events``, what an action of ``player`` just produced, cost ``player`` a
+        piece of their own (Argo: one of their Astronauts killed). A host never plays such an
+        action for a person on its own, even as their only choice: it asks. Default: never."""
+        return False
+
     def parse(self, player: str, text: str) -> Action:
         """The legal action of ``player`` whose notation is ``text`` (case and spacing ignored)."""
         wanted = text.lower().split()

@@ -103,6 +103,16 @@ class TableReads(ABC):
         )
         return int(rows[0][0])
 
+    async def turn_summaries(self, table_id: int, turn: int, upto: int | None = None) -> list[str]:
+        """The public summary lines of every action taken in game turn ``turn`` of a table (up to
+        version ``upto`` if given), oldest first: what a retired turn message says happened."""
+        rows = await self.sql(
+            "SELECT summary FROM events WHERE table_id = ? AND turn = ? AND summary != '' AND seq <= ? "
+            "ORDER BY seq",
+            (table_id, turn, upto if upto is not None else 2**31 - 1),
+        )
+        return [line for (summary,) in rows for line in summary.splitlines() if line]
+
     async def recent_summaries(self, table_id: int, limit: int, upto: int | None = None) -> list[str]:
         """The last ``limit`` public summary lines of a table's log, oldest first (of the actions
         up to version ``upto`` if given)."""

@@ -6,7 +6,10 @@ the full ``to_json()`` and the public view. ``argo_golden.json`` stores one SHA-
 its number of steps, recorded with the engine of commit 710e043 (after the rules fixes of issue 9,
 before any speed work), and re-recorded once when two event texts changed (a full Alien track said
 in words, "1 point" in the singular): with those texts mapped back to the old ones every game
-reproduced its old hash. ``test_argo_golden.py`` checks that the present engine reproduces every hash.
+reproduced its old hash. Re-recorded for issue 22, when the Laser began to shoot Aliens on
+Teleporters (3 of the 60 games changed), and again when the "turned face up" event named the
+tile as printed instead of by its notation token (every game has that event).
+``test_argo_golden.py`` checks that the present engine reproduces every hash.
 
 Regenerate only when the rules change on purpose: ``python tests/argo/argo_golden.py``.
 """

@@ -239,18 +239,23 @@ def test_laser_kills_an_alien_in_a_room_orthogonally_adjacent_to_your_astronauts
     )
     options = activations(game)
     # N2 (Control Room) is next to the Laser across a wall; N1E2 (Infirmary) is next to the
-    # Robot on E2. N1E1 (a Corridor) and N1W1 (a Teleporter) are next to the Laser but not Rooms.
-    assert sorted(options) == ["activate Laser N1E2", "activate Laser N2"]
+    # Robot on E2; N1W1 (a Teleporter) is a Room too. N1E1 (a Corridor) is not a Room.
+    assert sorted(options) == ["activate Laser N1E2", "activate Laser N1W1", "activate Laser N2"]
     play(game, "Blue", "activate Laser N1E2")
     assert alien_cells(game) == ["N1E1", "N1W1", "N2"]
     assert game.st.scores[0] == 1
 
 
-def test_laser_cannot_shoot_aliens_in_corridors_or_teleporters():
+def test_laser_shoots_an_alien_on_a_teleporter_but_not_in_a_corridor():
+    # The rulebook calls the Teleporter a Room ("before the Astronaut actually enters the Room");
+    # only Corridors are not Rooms.
     game = setup(LASER, astronauts={"Blue-Grunt": "N1"}, aliens=["N1E1", "N1W1"])
+    assert activations(game) == ["activate Laser N1W1"]
+    play(game, "Blue", "activate Laser N1W1")
+    assert alien_cells(game) == ["N1E1"]
+    assert game.st.scores[0] == 1
+    game = setup(LASER, astronauts={"Blue-Grunt": "N1"}, aliens=["N1E1"])
     assert activations(game) == []
-    game = setup(LASER, astronauts={"Blue-Grunt": "N1"}, aliens=["N1E1", "N2"])
-    assert activations(game) == ["activate Laser N2"]
 
 
 def test_robot_cannot_fire_the_laser():

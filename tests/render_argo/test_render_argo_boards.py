@@ -305,3 +305,94 @@ def test_a_tile_moved_by_the_control_room_is_framed_on_its_new_cell() -> None:
         for tile in moved(before, after):
             x0, y0, x1, _ = _cell_box(lay, tuple(tile["cell"]))
             assert all(marked.getpixel((x, y0 + 2)) == P.HILITE for x in range(x0 + 4, x1 - 4, 9))
+
+
+def test_the_build_display_names_tiles_as_printed_not_by_notation(
+    games: dict[int, list[dict[str, Any]]],
+) -> None:
+    """Face-up Modules and the next Escape Pod are named as printed ("Corridor", "Control Room",
+    "Escape Pod 1/2"), never by their notation tokens ("Corridor-end-alien", "Pod-2/3")."""
+    tokens = {t["token"] for views in games.values() for v in views for t in v.get("display", [])}
+    tokens |= {
+        t["token"]
+        for views in games.values()
+        for v in views
+        for t in [(v.get("pods") or {}).get("next") or {}]
+        if t
+    }
+    assert any("-" in token for token in tokens)  # hyphenated tokens were on offer
+    shown: set[str] = set()
+    for views in games.values():
+        for view in views[::3]:
+            texts = [text for text, _ in argo.draw(view).texts]
+            shown.update(texts)
+            hyphenated = [t for t in texts if (t in tokens and "-" in t) or "Pod-" in t or "-alien" in t]
+            assert not hyphenated, hyphenated
+    assert "Corridor" in shown and any(t.startswith("Next: Escape Pod ") for t in shown)
+
+
+def test_a_changed_score_is_framed_clear_of_its_pts(games: dict[int, list[dict[str, Any]]]) -> None:
+    """The frame of a changed score leaves "pts" beside it readable ("6 ots" before)."""
+    framed = 0
+    for views in games.values():
+        for before, view in decision_pairs(views):
+            if [p["score"] for p in before["players"]] == [p["score"] for p in view["players"]]:
+                continue
+            marked, plain = argo.draw(view, before), argo.draw(view)
+            boxes = [box for text, box in marked.texts if text == "pts"]
+            assert boxes == [box for text, box in plain.texts if text == "pts"]
+            for box in boxes:
+                assert not _box_differs(_rgb(marked.image), _rgb(plain.image), box), box
+            framed += 1
+    assert framed >= 5
+
+
+def _build_spots(view: dict[str, Any]) -> set[tuple[int, int]]:
+    taken = {tuple(t["cell"]) for t in view["tiles"]}
+    facing = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+    return {
+        (t["cell"][0] + dx, t["cell"][1] + dy)
+        for t in view["tiles"]
+        for side, (dx, dy) in facing.items()
+        if t["doors"].get(side) and (t["cell"][0] + dx, t["cell"][1] + dy) not in taken
+    }
+
+
+def test_only_places_of_the_station_are_named_on_its_rulers(games: dict[int, list[dict[str, Any]]]) -> None:
+    """The frame keeps empty room to grow into; its rulers name only the rows and columns that
+    hold a tile or a place to build (no "S6", "S7" under a station ending at S5)."""
+    for views in games.values():
+        for view in views[::40]:
+            lay = argo.layout(view)
+            places = {tuple(t["cell"]) for t in view["tiles"]} | _build_spots(view)
+            texts = argo.draw(view).texts
+            columns = {t for t, box in texts if box[3] <= lay.oy and t[:1] in "EW" and t[1:].isdigit()}
+            rows = {t for t, box in texts if box[2] <= lay.ox and t[:1] in "NS" and t[1:].isdigit()}
+            want_cols = {f"E{x}" if x > 0 else f"W{-x}" for x, _ in places if x}
+            want_rows = {f"S{y}" if y > 0 else f"N{-y}" for _, y in places if y}
+            assert columns == want_cols and rows == want_rows
+
+
+def test_no_alien_or_astronaut_hides_the_end_of_a_cell_name(games: dict[int, list[dict[str, Any]]]) -> None:
+    """Every tile's cell name is drawn whole, on top of what stands on the tile ("N1E7", not
+    "N1E" with an Alien over the 7)."""
+    crowded = 0
+    for views in games.values():
+        for view in views[::10]:
+            drawing = argo.draw(view)
+            image = _rgb(drawing.image)
+            lay = argo.layout(view)
+            for t in view["tiles"]:
+                name = str(t["coord"])
+                floor = P.FLOOR.get(t["kind"], P.CORR_HULL)
+                label = _rgb(P.text_sprite(name, argo.F, P.ink_on(floor), floor, True))
+                x0, y0, x1, y1 = _cell_box(lay, tuple(t["cell"]))
+                here = [
+                    b for text, b in drawing.texts if text == name and x0 <= b[0] < x1 and y0 <= b[1] < y1
+                ]
+                assert len(here) == 1, (name, here)
+                box = here[0]
+                shown = image.crop(box)
+                assert ImageChops.difference(shown, label).getbbox() is None, name
+                crowded += bool(t.get("alien") or t.get("occupants"))
+    assert crowded > 20

@@ -299,3 +299,62 @@ def test_board_png_passes_previous_on(games: dict[int, list[dict[str, Any]]]) ->
     png = render.board_png(after, before)
     assert png == argoat.render_board(after, before)
     assert render.board_images(after, before) == [("board.png", png)]
+
+
+def _names_on_cards(view: dict[str, Any], drawing: argoat.Drawing) -> list[tuple[str, bool]]:
+    """(card name, whether its name plate is drawn exactly as on the bare card) for every card
+    holding at most one row of pieces."""
+    lay = argoat.layout(view)
+    cw, chh = lay.card_w, argoat.CELL_H - argoat.GAP
+    pieces: dict[tuple[int, int], int] = {}
+    for p in view["players"]:
+        pieces[(p["x"], p["y"])] = pieces.get((p["x"], p["y"]), 0) + 1
+    for b in view.get("bleinas", []):
+        cell = argoat._cell(b)
+        pieces[cell] = pieces.get(cell, 0) + 1
+    out = []
+    for f in view["frontiers"]:
+        cell = (f["x"], f["y"])
+        if pieces.get(cell, 0) > argoat._per_row(pieces.get(cell, 0), cw - 4):
+            continue
+        tag = sp.coord_tag(f"{f['x']},{f['y']}")
+        kind = "town" if f["key"] == "town" else "trail" if f["key"].startswith("trail") else "frontier"
+        card = sp.frontier_card(
+            f["name"], tuple(f["roads"]), bool(f["dragon"]), f.get("fragment"), kind, cw, chh, tag.width
+        )
+        box = sp.plate_box(f["name"], bool(f["dragon"]), f.get("fragment"), cw, tag.width)
+        ox, oy = lay.origin(*cell)
+        shown = drawing.image.crop((ox + box[0], oy + box[1], ox + box[2], oy + box[3]))
+        plate = card.crop(box)
+        out.append((f["name"], ImageChops.difference(shown, plate).getbbox() is None))
+    return out
+
+
+def test_move_lines_and_avatars_never_cover_a_card_name(games: dict[int, list[dict[str, Any]]]) -> None:
+    """A move line runs under the names it crosses ("Glittering Cave"), and a row of Avatars
+    leaves the third line of a three-line name readable ("Forest of the Dark Dragon")."""
+    checked = three_lines = 0
+    for views in games.values():
+        for before, view in decision_pairs(views)[::6]:
+            lay = argoat.layout(view)
+            for name, intact in _names_on_cards(view, argoat.draw(view, before)):
+                assert intact, name
+                checked += 1
+                three_lines += len(sp.card_lines(name, lay.card_w)) == 3
+    assert checked > 150 and three_lines > 0
+
+
+def test_only_places_on_the_map_are_named_on_its_rulers(games: dict[int, list[dict[str, Any]]]) -> None:
+    """The map keeps empty room to grow into; its rulers name only the columns and rows that
+    hold a card or an empty place to explore."""
+    for views in games.values():
+        for view in views[::25]:
+            lay = argoat.layout(view)
+            drawn = {(f["x"], f["y"]) for f in (*view["frontiers"], *view["forests"])} | set(lay.slots)
+            texts = argoat.draw(view).texts
+            right = lay.map_x + lay.cols * lay.cell_w
+            ruler = [(int(t), box) for t, box in texts if t.lstrip("-").isdigit()]
+            columns = [n for n, box in ruler if box[3] <= lay.map_y and lay.map_x <= box[0] < right]
+            bottom = lay.map_y + lay.rows * argoat.CELL_H
+            rows = [n for n, box in ruler if box[2] <= lay.map_x and lay.map_y <= box[1] < bottom]
+            assert set(columns) == {c[0] for c in drawn} and set(rows) == {c[1] for c in drawn}

@@ -10,7 +10,7 @@ from bot.engine.argo.data import (
 )
 from bot.engine.argo.effects import Ctx
 from bot.engine.argo.state import State
-from bot.engine.argo.text import place, who
+from bot.engine.argo.text import place, printed_name, who
 from bot.engine.core import Action
 
 
@@ -64,7 +64,7 @@ def build(ctx: Ctx, action: Action) -> None:
     )
     if ctx.revealed:
         ctx.emit(
-            f"{TILES[st.display[index]].name} ({TILES[st.display[index]].token}) is turned face up.",
+            f"{printed_name(st.display[index])} is turned face up.",
             "reveal",
             tile=st.display[index],
             barrier=True,

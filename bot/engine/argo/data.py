@@ -60,8 +60,9 @@ have no Activation effect (see docs/rules-notes.md)."""
 NO_ROBOT: Final[frozenset[str]] = frozenset({LAB, LASER})
 """Modules a Robot may not Activate."""
 
-NOT_ROOMS: Final[frozenset[str]] = frozenset({WAKING_ROOM, CORRIDOR, TELEPORTER, POD})
-"""Kinds of tile that are not Rooms: the Laser can only shoot into a Room (see docs/rules-notes.md)."""
+NOT_ROOMS: Final[frozenset[str]] = frozenset({WAKING_ROOM, CORRIDOR, POD})
+"""Kinds of tile that are not Rooms (a Teleporter is one): the Laser can only shoot into a Room
+(see docs/rules-notes.md)."""
 
 ALIEN_FORBIDDEN: Final[frozenset[str]] = frozenset({WAKING_ROOM, POD, SAFE_ROOM})
 """Tiles no Alien may enter, be pushed into or be placed on."""
@@ -174,13 +175,13 @@ MODULE_EFFECTS: Final[dict[str, str]] = {
     CONTROL_ROOM: "Activate: move and/or turn one tile of the station, with what is on it.",
     JUMP_ROOM: "Activate: the Astronaut on it makes two Moves, as one action.",
     TIME_MACHINE: "Activate on someone else's turn: one Move or Activation out of turn.",
-    LASER: "Activate: kill an Alien in a Room orthogonally next to one of your Astronauts.",
+    LASER: "Activate: kill an Alien in a Room (not a Corridor) next to one of your Astronauts.",
     INFIRMARY: "Activate: bring a dead Astronaut back from the Alien track to the Waking Room.",
     WAREHOUSE: "Activate: score 2 points (4 with your Chief on it).",
     SECURITY_CENTER: "Activate: launch an Escape Pod that has at least one passenger.",
     CORE_ROOM: "Your Astronauts here since the start of your turn die at its end.",
     SAFE_ROOM: "Aliens can never enter or be pushed into it.",
-    POD: "Seats for 2; it takes off when full (or when an Alien comes next to its door).",
+    POD: "Seats for 2. Leaves when full, or when an Alien comes next to its door with someone aboard.",
 }
 """One line per kind of tile, for menus and the rules pages (at most 100 characters each)."""
 

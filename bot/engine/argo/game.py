@@ -20,7 +20,7 @@ from bot.engine.argo.geometry import OPPOSITE, SIDES, distinct_rotations, step
 from bot.engine.argo.help import PAGES as HELP_PAGES
 from bot.engine.argo.notation import notation as _notation
 from bot.engine.argo.state import OWN_ALL, State
-from bot.engine.argo.text import who
+from bot.engine.argo.text import owner, who
 from bot.engine.argo.view import build_view
 from bot.engine.core import (
     CANCEL,
@@ -314,6 +314,11 @@ class ArgoGame(Game):
     def choice_words(self, player: str, tokens: tuple[str, ...], option: tuple[str, ...]) -> tuple[str, str]:
         """The label and description of a menu option in plain words (see argo/words.py)."""
         return words.choice_words(self, player, tuple(tokens), tuple(option))
+
+    def harms_actor(self, player: str, events: Sequence[Event]) -> bool:
+        """True when ``events`` kill one of ``player``'s own Astronauts."""
+        seat = self._seat(player)
+        return any(e.kind == "kill" and owner(int(e.data.get("victim", -1))) == seat for e in events)
 
     def view(self, player: str | None) -> dict[str, Any]:
         """The public state (Argo has no secret but the stack order, which is never shown)."""

@@ -103,8 +103,9 @@ def _pods() -> str:
         [
             f"**{MODULE_EFFECTS[POD]}**",
             f"Pods: {rows}; built from a face-up stack, lowest values on top.",
-            "• Build one (instead of a Module) at least 3 tiles from the Waking Room, counted along "
-            "doors through Modules. One door; Aliens never enter a Pod.",
+            "• Build one (instead of a Module) where a Move from the Waking Room to it must pass "
+            "through at least three other tiles (Modules, along doors). One door; Aliens never enter "
+            "a Pod.",
             "• An Astronaut entering sits on the lowest free seat and never moves again. When the "
             "second seat fills the Pod takes off: each passenger scores his seat (a Chief double).",
             "• It also takes off as soon as an Alien enters the tile its door opens onto, if "
@@ -142,7 +143,8 @@ def build_pages() -> dict[str, HelpPage]:
         BASICS,
         "Each turn has three phases, all mandatory (a phase with nothing legal is skipped):\n"
         "1. **Alien phase** — if any Alien is in the station, move one of them to a connected tile; "
-        "then every Alien sharing a tile with Astronauts kills one (see `aliens`).\n"
+        "then every Alien sharing a tile with Astronauts kills one (see `aliens`). When no Alien "
+        "can move, the Aliens still kill.\n"
         "2. **Building phase** — add one of the three face-up Modules or the top Escape Pod to the "
         "station (see `building`).\n"
         "3. **Actions** — two actions: Move two different Astronauts, or Move one and Activate a "
@@ -167,7 +169,8 @@ def build_pages() -> dict[str, HelpPage]:
         "chain; if a push has nowhere to go, the Move is not allowed (no pushing in a dead end). "
         "Astronauts can be pushed into the Waking Room and into Escape Pods.\n"
         "Entering (by Move, push or teleport) a tile with an Alien kills the Astronaut (a Grunt "
-        "kills the Alien instead); you score 1 (2 for a Chief), never for your own.\n"
+        "kills the Alien instead; a Robot is never killed, the Alien ignores him); you score 1 "
+        "(2 for a Chief), never for your own.\n"
         "Board and notation: cells are named from the Waking Room `WR`: `N1` is just north, "
         "`S2W1` two south and one west. `push Yellow-Chief N2` answers a push.",
     )
@@ -198,7 +201,8 @@ def build_pages() -> dict[str, HelpPage]:
         "• at least one of its doors must face a door of the station (other sides may be dead "
         "ends), and every tile must stay reachable;\n"
         "• a Module must join another Module, not only an Escape Pod;\n"
-        "• an Escape Pod must lie at least 3 tiles from the Waking Room.\n"
+        "• an Escape Pod must be placed so that a Move from the Waking Room to it passes through at "
+        "least three other tiles (a Pod next to `N3` is fine, on `N3` it is not).\n"
         "A Module taken from the display is replaced from the face-down stack. A tile with an "
         "Alien symbol brings an Alien. When nothing is left to build (or nothing fits) the phase "
         "is skipped, and the last round begins (see `scoring`).\n"
@@ -337,7 +341,7 @@ def build_pages() -> dict[str, HelpPage]:
         MODULES,
         _module(
             LASER,
-            "The target must be an Alien in a **Room** (not a Corridor or a Teleporter) on a cell "
+            "The target must be an Alien in a **Room** (a Teleporter too, but not a Corridor) on a cell "
             "orthogonally next to a tile holding any of your Astronauts — walls and doors do not "
             "matter, the same tile does not count. A Robot cannot Activate the Laser. You score 1 "
             "for the Alien.\n" + _activation_rule(),

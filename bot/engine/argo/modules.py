@@ -77,7 +77,7 @@ def lab_feasible(st: State, aid: int, alien: int) -> bool:
 def laser_targets(st: State, seat: int) -> list[int]:
     """Rooms with an Alien orthogonally next to a tile holding one of ``seat``'s Astronauts.
 
-    Corridors and Teleporters are not Rooms: an Alien there cannot be shot."""
+    Corridors are not Rooms: an Alien there cannot be shot (a Teleporter is a Room)."""
     mine = {st.loc[a] for a in st.team(seat) if st.loc[a] >= 0}
     found = set()
     for tile in mine:

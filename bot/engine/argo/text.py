@@ -66,6 +66,22 @@ def place(st: State, tile: int) -> str:
     return text
 
 
+CORRIDOR_SHAPES: Final = {"I": "Straight", "L": "Corner", "T": "T", "X": "Cross", "end": "Dead-end"}
+"""The shape of a Corridor in words, by the shape part of its notation token."""
+
+
+def printed_name(tile: int) -> str:
+    """A tile as a player reads it, never its notation token: "Control Room", "Escape Pod 2/3",
+    "Cross Corridor with an Alien symbol"."""
+    info = TILES[tile]
+    if info.kind == POD:
+        return f"Escape Pod {info.seats[0]}/{info.seats[1]}"
+    if info.kind == CORRIDOR:
+        shape = CORRIDOR_SHAPES[info.token.split("-")[1]]
+        return f"{shape} Corridor" + (" with an Alien symbol" if info.alien else "")
+    return info.name
+
+
 def _place(tile: int, cell: Cell | None) -> str:
     info = TILES[tile]
     if info.kind == WAKING_ROOM:

@@ -15,18 +15,21 @@ from typing import TYPE_CHECKING, Any, Final
 from bot.engine.argo.data import (
     COLOURS,
     CORRIDOR,
+    GRUNT,
     JUMP_ROOM,
     MODULE_EFFECTS,
     POD,
+    ROBOT,
     ROLE_ABILITIES,
     ROLES,
+    TELEPORTER,
     TILES,
     UNLIMITED,
     WAKING_ROOM,
 )
 from bot.engine.argo.geometry import SIDES, Cell, label, rotate, step
 from bot.engine.argo.state import State
-from bot.engine.argo.text import owner, role
+from bot.engine.argo.text import CORRIDOR_SHAPES, owner, role
 from bot.engine.core import Action
 
 if TYPE_CHECKING:
@@ -63,9 +66,6 @@ def piece(aid: int, me: int | None) -> str:
     return f"{COLOUR_EMOJI[colour]} {colour} {name}"
 
 
-CORRIDOR_SHAPES: Final = {"I": "Straight", "L": "Corner", "T": "T", "X": "Cross", "end": "Dead-end"}
-
-
 def tile_name(tile: int, shape: bool = False) -> str:
     """What a tile is called: "Core Room", "Corridor", "Escape Pod 2/4"; with ``shape``, a
     corridor's shape and Alien symbol too ("T Corridor 👾"), telling apart the tiles on offer."""
@@ -92,13 +92,22 @@ def doors_words(mask: int) -> str:
     return "–".join(SIDE_WORD[s] for s in SIDES if mask & s)
 
 
-def kind_text(tile: int) -> str:
-    """What a tile does, in one line (Escape Pods with their seat values)."""
+def kind_text(tile: int, st: State | None = None) -> str:
+    """What a tile does, in one line (Escape Pods with their seat values; a Teleporter as it works
+    under the table's ``deep_space`` option when ``st`` is given)."""
     info = TILES[tile]
     if info.kind == POD:
         seats = " and ".join(str(v) for v in info.seats)
-        return f"Seats worth {seats}. {MODULE_EFFECTS[POD]}"
+        return f"Seats worth {seats}. {MODULE_EFFECTS[POD].removeprefix('Seats for 2. ')}"
+    if info.kind == TELEPORTER and st is not None and st.deep_space:
+        return DEEP_SPACE_TELEPORTER
     return MODULE_EFFECTS[info.kind]
+
+
+DEEP_SPACE_TELEPORTER: Final = (
+    "Entering sends the Astronaut to the other Teleporter; with only one in play he is killed."
+)
+"""The Teleporter's line under the option ``deep_space=on`` (no way to the Waking Room)."""
 
 
 def who_is_there(st: State, tile: int, me: int | None) -> str:
@@ -109,17 +118,33 @@ def who_is_there(st: State, tile: int, me: int | None) -> str:
     return ", ".join(people)
 
 
-def tile_note(st: State, tile: int, me: int | None) -> str:
-    """A destination described: who is there (and whether it is full), then what it does."""
+def tile_note(st: State, tile: int, me: int | None, mover: int | None = None, how: str = "") -> str:
+    """A destination described: who is there (and what a full tile means for ``mover`` entering
+    by ``how``: "move", "push", "teleport"; none for a target that nobody enters), then what it
+    does."""
     info = TILES[tile]
     there = who_is_there(st, tile, me)
     bits = []
     if there:
         full = info.capacity < UNLIMITED and len(st.occ.get(tile, ())) >= info.capacity
-        bits.append(f"Here: {there}{' (full: a push follows)' if full else ''}.")
+        bits.append(f"Here: {there}{_full_note(st, tile, mover, how) if full else ''}.")
     if info.kind != CORRIDOR or not bits:
-        bits.append(kind_text(tile))
+        bits.append(kind_text(tile, st))
     return " ".join(bits)
+
+
+def _full_note(st: State, tile: int, mover: int | None, how: str) -> str:
+    """What entering the full ``tile`` leads to: a push, unless the mover never stays there."""
+    if not how:
+        return " (full)"
+    if how != "teleport" and TILES[tile].kind == TELEPORTER:
+        return " (no push: he is teleported on)"
+    if tile in st.aliens:
+        if mover is None:
+            return " (full)"
+        if role(mover) not in (GRUNT, ROBOT):
+            return " (no push: the Alien kills him)"
+    return " (full: a push follows)"
 
 
 def neighbours_note(st: State, cell: Cell, doors: int | None = None, skip: int | None = None) -> str:
@@ -365,13 +390,16 @@ class _Speaker:
         if kind == "verb":
             return self._verb_note(value, action)
         if kind == "alien":
-            return "Aliens kill whoever they meet (a Grunt may kill them)."
+            return "Aliens kill whoever they meet but Robots (a Grunt may kill them)."
         if kind == "astro":
             return ROLE_ABILITIES[ROLES[role(value)]]
+        inner = action["do"] if action["type"] == "timemachine" else action
         if kind == "path":
-            return tile_note(st, value[-1], me)
-        if kind in ("push_to", "teleport_to"):
-            return tile_note(st, value, me)
+            return tile_note(st, value[-1], me, inner["astronaut"], "move")
+        if kind == "push_to":
+            return tile_note(st, value, me, inner["astronaut"], "push")
+        if kind == "teleport_to":
+            return tile_note(st, value, me, None, "teleport")
         if kind == "pilot":
             return self._pilot_note(*value)
         if kind in ("pod_cell", "build_cell", "cr_cell"):
@@ -444,14 +472,14 @@ class _Speaker:
         info = TILES[tile]
         if info.kind == POD:
             seats = " and ".join(str(v) for v in info.seats)
-            return f"Seats worth {seats}; at least 3 tiles from the Waking Room."
+            return f"Seats worth {seats}; a Move from the Waking Room to it passes 3+ other tiles."
         room = "" if info.kind == CORRIDOR else f"Room for {info.capacity}. "
         alien = f"{ALIEN} Brings an Alien. " if info.alien else ""
-        return f"{alien}{room}{kind_text(tile)}"
+        return f"{alien}{room}{kind_text(tile, self.st)}"
 
     def _module_note(self, module: int) -> str:
         used = self.st.tokens.get(module, ())
-        text = kind_text(module)
+        text = kind_text(module, self.st)
         if used:
             text += f" Used by {', '.join(COLOURS[s] for s in used)}."
         return text

@@ -145,12 +145,9 @@ def end_turn(state: State, events: list[Event]) -> None:
     if state.winner is not None:
         state.phase = OVER
         return
-    if state.extra_turns > 0:
+    extra = state.extra_turns > 0
+    if extra:
         state.extra_turns -= 1
-        who = state.seats[state.active].id
-        events.append(
-            event(f"{player_ref(who)} takes another turn.", kind="extra_turn", data={"player": who})
-        )
     else:
         state.active = (state.active + 1) % len(state.seats)
     state.turn += 1
@@ -159,6 +156,8 @@ def end_turn(state: State, events: list[Event]) -> None:
     state.offered = []
     state.phase = TURN
     who = state.seats[state.active].id
-    events.append(
-        event(f"It is {player_ref(who)}'s turn.", kind="turn", data={"player": who, "turn": state.turn})
-    )
+    data = {"player": who, "turn": state.turn}
+    if extra:  # said once: "takes another turn" is the start of the new turn
+        events.append(event(f"{player_ref(who)} takes another turn.", kind="extra_turn", data=data))
+    else:
+        events.append(event(f"It is {player_ref(who)}'s turn.", kind="turn", data=data))

@@ -141,10 +141,7 @@ def resolve(state: State, kind: str, choice: str | None, events: list[Event], dr
                 )
             )
     elif kind == TEMPLE:
-        state.extra_turns += 1
-        events.append(
-            event(f"{player_ref(seat.id)} will take another turn.", kind="temple", data={"player": seat.id})
-        )
+        state.extra_turns += 1  # said by the turn that follows: "<player> takes another turn."
     elif kind == SNOWFIELDS:
         if choice is not None:
             move_bleina(state, parse(choice), seat.pos)

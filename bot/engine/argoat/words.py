@@ -248,6 +248,9 @@ class _Speaker:
         if len(ps) == 1 and "choice" in action:
             return f"{lead} on {name}" if s.phase != DREAM else lead
         me = s.current
+        ignored = self._ignored(kind, fragment)
+        if ignored:
+            return f"{lead} on {name}: nothing ({ignored})"
         if kind == TOWN:
             return f"{lead}: {name} draws a frontier"
         if kind == FRAGMENT and fragment:
@@ -282,6 +285,22 @@ class _Speaker:
                 return f"{lead}: stay on this Trail"
             return f"{lead}: go to the Unmarked Trail ({choice})"
         return f"{lead}: {choice}"
+
+    def _ignored(self, kind: str, fragment: str | None) -> str:
+        """Why the Frontier Action of ``kind`` will do nothing (Q5: an empty deck, Supply, Bank
+        or Reliquary), or an empty text if it will do something."""
+        s = self.s
+        me = s.current
+        if kind == TOWN and not s.discovery:
+            return "the Discovery Deck is empty"
+        richest = me.emeralds == max(x.emeralds for x in s.seats)
+        if kind in (TOWN, CAVE) or (kind == PALACE and richest):
+            return "the Bank is empty" if s.bank <= 0 else ""
+        if kind == WASTELAND and not me.items and not s.supply:
+            return "the Supply is empty"
+        if kind == FRAGMENT and fragment and fragment not in me.fragments and not s.reliquary.get(fragment):
+            return "no copy of its Fragment is left"
+        return ""
 
     def _forest_words(self, at: Coord) -> str:
         s = self.s
@@ -359,7 +378,9 @@ class _Speaker:
                 return self._terms(names=True)
             return "Trade with a player on your Frontier: Emeralds, Fragments, looks, Items."
         if verb == "end":
-            return self._end_card()[3]
+            kind, _, fragment, text = self._end_card()
+            ignored = self._ignored(kind, fragment) if "choice" not in action else ""
+            return f"{ignored[0].upper()}{ignored[1:]}: the action is ignored." if ignored else text
         if verb in ("accept", "decline"):
             return self._terms(names=False)
         if verb == "withdraw":
@@ -425,6 +446,8 @@ class _Speaker:
             forest = s.forests[at]
             if forest.flipped:
                 return f"A Dark Forest, face up: {forest.content}."
+            if len(s.current.fragments) == len(FRAGMENT_KEYS):
+                return "A Dark Forest: with all 8 Fragments you pay nothing and flip it."
             if not forest.markers:
                 return "A Dark Forest: the first to explore it pays nothing."
             return f"A Dark Forest: exploring costs {emeralds(len(forest.markers))} (one per Check Marker)."
