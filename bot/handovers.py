@@ -1,0 +1,155 @@
+"""Seats during a game: hand-overs, pause, "don't ask me", and people away and back."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+from bot import absence, clocks, seats
+from bot.engine.core import (
+    Event,
+)
+from bot.host_core import HostCore
+from bot.play import HOST, _recent
+from bot.store import PLAYING
+from bot.table import Outcome, Table, TableError, turn_of
+
+log = logging.getLogger(__name__)
+
+
+class HandOvers(HostCore):
+    """Who plays a seat and when: hand-overs, pause, "don't ask me", away and back."""
+
+    async def replace(
+        self,
+        channel_id: int,
+        user_id: str,
+        seat: str,
+        member: str | None,
+        *,
+        table_id: int | None = None,
+        member_name: str | None = None,
+    ) -> Outcome:
+        """Hand ``seat`` to ``member`` (a Discord user id, display name ``member_name``), or to an
+        AI at the table's level.
+
+        Allowed to the host and to the seat's own player; to any seated player once that seat's
+        clock has run out. The new holder plays the seat from now on (its secrets included)."""
+        self._check_open_for_business()
+        async with self.lock(channel_id):
+            table = await self._require(channel_id, table_id)
+            record, game = table.record, table.game
+            if record.status != PLAYING or game is None:
+                raise TableError(
+                    "The game has not started: seats change in the lobby (Join, Leave, Add bot)."
+                )
+            if seat not in record.seats:
+                raise TableError("That is not a seat at this table.")
+            old = seats.holder_of(record, seat)
+            mine = seats.seat_of(record, user_id)
+            timed_out = seat in record.meta.get("timed_out", [])
+            if user_id != record.host_id and user_id != old and not (timed_out and mine is not None):
+                raise TableError(
+                    f"Only the host (<@{record.host_id}>) or that seat's player can hand it over "
+                    "(any player can once its clock has run out)."
+                )
+            if member is not None:
+                if seats.seat_of(record, member) is not None:
+                    raise TableError("That member already plays at this table.")
+                holder = member
+            else:
+                holder = seats.bot_holder(seats.settings(record)["level"])
+            if holder == old:
+                raise TableError("That seat is already played that way.")
+            names = seats.names(record)
+            meta = seats.with_holder(record, seat, holder)
+            if member is not None and member_name:
+                meta = seats.with_names(meta, {member: member_name})
+            meta["timed_out"] = [s for s in meta.get("timed_out", []) if s != seat]
+            meta["stand_in"] = [s for s in meta.get("stand_in", []) if s != seat]
+            action = {"type": "replace", "seat": seat, "from": old, "to": holder}
+            meta["recent"] = _recent(meta, HOST, action, self._clock())
+            new = record.evolve(meta=meta)
+            new_name = seats.name_of(new, seat)
+            text = f"{names[seat]}'s seat is now played by {new_name}."
+            event = Event(text, kind="replace", data={"seat": seat, "from": old, "to": holder})
+            saved = await self._save(
+                table,
+                new,
+                game,
+                actor=user_id,
+                action=action,
+                events=[event],
+                turn=turn_of(game),
+            )
+            return Outcome(saved, [event], decider_changed=True)
+
+    async def pause(self, channel_id: int, user_id: str, *, paused: bool) -> Table:
+        """Stop (or restart) the table's clocks (host only)."""
+        self._check_open_for_business()
+        async with self.lock(channel_id):
+            table = await self._require(channel_id)
+            record = table.record
+            if record.status != PLAYING or table.game is None:
+                raise TableError("Only a running game can be paused.")
+            if user_id != record.host_id:
+                raise TableError(f"Only the host (<@{record.host_id}>) can pause or resume the game.")
+            if paused == bool(record.meta.get("paused")):
+                raise TableError("The game is already paused." if paused else "The game is not paused.")
+            now = self._clock()
+            meta = clocks.pause(record.meta, now) if paused else clocks.resume(record.meta, now)
+            new = self.schedule(record.evolve(meta=meta), table.game)
+            return await self.save_meta(table, new)
+
+    async def quiet(
+        self, channel_id: int, user_id: str, table_id: int | None = None, *, whole_game: bool = False
+    ) -> Table:
+        """Remember that ``user_id`` is not to be asked in timed waits for the rest of this turn
+        (or, ``whole_game``, of this game): they pass when asked."""
+        self._check_open_for_business()
+        async with self.lock(channel_id):
+            table = await self._require(channel_id, table_id)
+            record, game = table.record, table.game
+            seat = seats.seat_of(record, user_id)
+            if game is None or seat is None:
+                raise TableError("You are not playing at this table.")
+            if whole_game:
+                changes = {"quiet_game": sorted({*record.meta.get("quiet_game", []), seat})}
+            else:
+                changes = {"quiet": {**record.meta.get("quiet", {}), seat: turn_of(game)}}
+            new = self.schedule(record.evolve(meta={**record.meta, **changes}), game)
+            return await self.save_meta(table, new)
+
+    async def back(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
+        """The user is back at this table: their seat is theirs again (see ``bot.absence``)."""
+        self._check_open_for_business()
+        async with self.lock(channel_id):
+            table = await self._require(channel_id, table_id)
+            seat = seats.seat_of(table.record, user_id)
+            if table.game is None or seat is None:
+                raise TableError("You are not playing at this table.")
+            if not absence.is_away(table.record.meta, seat):
+                raise TableError("You are not away at this table: your seat is yours.")
+            meta = clocks.restart(absence.back(table.record.meta, seat), seat, self._clock())
+            return await self.mark(table, meta)
+
+    async def set_away(self, user_id: str, until: datetime | None) -> list[Table]:
+        """Mark ``user_id`` away until ``until`` at every running table where they hold a seat
+        (``until=None``: back everywhere); returns the tables changed."""
+        self._check_open_for_business()
+        changed = []
+        for record in await self.store.seated(user_id):
+            async with self.lock(record.channel_id):
+                table = await self.load(record.channel_id)
+                seat = seats.seat_of(table.record, user_id) if table is not None else None
+                if table is None or table.game is None or seat is None:
+                    continue
+                meta = table.record.meta
+                if until is not None:
+                    meta = absence.mark(meta, seat, absence.SAID, until)
+                elif absence.is_away(meta, seat):
+                    meta = clocks.restart(absence.back(meta, seat), seat, self._clock())
+                else:
+                    continue
+                changed.append(await self.mark(table, meta))
+        return changed
