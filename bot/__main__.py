@@ -15,7 +15,7 @@ from bot.app import create_bot
 from bot.config import ConfigError, Settings, setup_logging
 from bot.engine import compiled
 from bot.store import StoreError, open_store
-from bot.store.postgres import redact
+from bot.store.urls import redact
 
 log = logging.getLogger("bot")
 
@@ -36,8 +36,11 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit status (``migrate …``: see ``bot.migrate``)."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["migrate"]:
-        from bot import migrate
-
+        try:
+            from bot import migrate
+        except ImportError as exc:  # the postgres extra (asyncpg) is missing
+            print(exc, file=sys.stderr)
+            return 2
         return migrate.main(argv[1:])
     try:
         settings = Settings.load()

@@ -159,7 +159,7 @@ def _redacted(url: str | None) -> str | None:
     """A database URL without its password."""
     if url is None:
         return None
-    from bot.store.postgres import redact
+    from bot.store.urls import redact
 
     return redact(url)
 

@@ -19,12 +19,12 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
 from bot.store.reads import TableReads
 from bot.store.records import LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
+from bot.store.urls import redact
 
 log = logging.getLogger(__name__)
 
@@ -126,19 +126,6 @@ def _dollars(query: str) -> str:
         return f"${count}"
 
     return _PLACEHOLDER.sub(number, query)
-
-
-def redact(url: str) -> str:
-    """The URL without its password (for logs and error messages)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "postgresql://…"
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.rsplit("@", 1)[-1]
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
 
 
 def _record(row: asyncpg.Record | tuple[Any, ...]) -> TableRecord:
