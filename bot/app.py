@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable, Iterable
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -69,7 +70,7 @@ class TableBot(commands.Bot):
         seeder: Callable[[], int] | None = None,
         store: AnyStore | None = None,
     ) -> None:
-        sharding = {}
+        sharding: dict[str, Any] = {}
         if settings.shards is not None:  # an AutoShardedBot (ShardedTableBot) running these shards
             sharding = {"shard_count": settings.shards[0], "shard_ids": list(settings.shards[1])}
         super().__init__(
