@@ -12,9 +12,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import metrics
 from bot.config import Settings
 from bot.engine.core import Game
 from bot.engine.registry import GameRegistry, discover
+from bot.health import Health
 from bot.store import AnyStore, open_store
 from bot.tables import TableHost
 from bot.tending import Tender
@@ -25,10 +27,6 @@ log = logging.getLogger(__name__)
 # The bot uses no voice: do not warn at every start that voice libraries are missing.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
-
-
-SHUTDOWN_GRACE_SECONDS = 30
-"""How long shutdown waits for handlers still answering users (they finish within seconds)."""
 
 
 class InFlight:
@@ -93,6 +91,7 @@ class TableBot(commands.Bot):
         self.thinker = Thinker(settings.ai_workers, settings.ai_budget)
         self.tender: Tender = None  # type: ignore[assignment]  # set in setup_hook
         self.scheduler = Scheduler(self)
+        self.health = Health(self)
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -123,6 +122,7 @@ class TableBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        await self.health.start()
         log.info("ready to host: %s", ", ".join(self.registry.names()))
 
     def working(self) -> contextlib.AbstractAsyncContextManager[None]:
@@ -134,7 +134,8 @@ class TableBot(commands.Bot):
         if self.host is None:
             return
         self.host.stop_accepting()
-        if not await self.in_flight.wait_idle(SHUTDOWN_GRACE_SECONDS):
+        await self.health.stop()
+        if not await self.in_flight.wait_idle(self.settings.shutdown_grace):
             log.warning("shutting down with %d handlers still running", self.in_flight.count)
         await self.host.close()
         self.thinker.close()
@@ -149,6 +150,7 @@ class TableBot(commands.Bot):
     ) -> None:
         """Log unexpected failures and give the user a short, honest answer."""
         log.exception("command failed", exc_info=error)
+        metrics.error("command")
         text = "Something went wrong on my side. Use /game board to see the current state."
         try:
             if interaction.response.is_done():

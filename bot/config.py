@@ -44,6 +44,12 @@ class Settings:
     """Discord shards of the whole bot (SHARD_COUNT); None: one process, no sharding."""
     shard_ids: tuple[int, ...] | None = None
     """The shards this process runs (SHARD_IDS; default: all of them)."""
+    metrics_port: int | None = None
+    """The port of /healthz and /metrics (METRICS_PORT); None: not served."""
+    metrics_host: str = "127.0.0.1"
+    """The address /healthz and /metrics listen on (METRICS_HOST; 0.0.0.0 for every interface)."""
+    shutdown_grace: float = 10.0
+    """Seconds shutdown waits for replies in progress (SHUTDOWN_GRACE)."""
 
     @property
     def database(self) -> str | Path:
@@ -64,7 +70,8 @@ class Settings:
             f"table_cache={self.table_cache!r}, ai_workers={self.ai_workers!r}, "
             f"ai_budget={self.ai_budget!r}, scheduler_seconds={self.scheduler_seconds!r}, "
             f"database_url={_redacted(self.database_url)!r}, shard_count={self.shard_count!r}, "
-            f"shard_ids={self.shard_ids!r})"
+            f"shard_ids={self.shard_ids!r}, metrics_port={self.metrics_port!r}, "
+            f"metrics_host={self.metrics_host!r}, shutdown_grace={self.shutdown_grace!r})"
         )
 
     @classmethod
@@ -141,6 +148,7 @@ class Settings:
                 "SHARD_IDS runs only some shards, so other processes run the rest: they must share "
                 "a PostgreSQL database (set DATABASE_URL=postgresql://…; SQLite is for one process)."
             )
+        metrics_port, metrics_host, shutdown_grace = _operations(values)
         return cls(
             token,
             database_path,
@@ -152,7 +160,31 @@ class Settings:
             database_url=database_url,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            metrics_port=metrics_port,
+            metrics_host=metrics_host,
+            shutdown_grace=shutdown_grace,
         )
+
+
+def _operations(values: Mapping[str, str]) -> tuple[int | None, str, float]:
+    """METRICS_PORT, METRICS_HOST and SHUTDOWN_GRACE checked."""
+    raw_port = values.get("METRICS_PORT", "").strip()
+    port: int | None = None
+    if raw_port:
+        if not raw_port.isdigit() or not 1 <= int(raw_port) <= 65535:
+            raise ConfigError(f"METRICS_PORT must be a port number from 1 to 65535, not {raw_port!r}.")
+        port = int(raw_port)
+    host = values.get("METRICS_HOST", "").strip() or "127.0.0.1"
+    raw_grace = values.get("SHUTDOWN_GRACE", "").strip()
+    grace = 10.0
+    if raw_grace:
+        try:
+            grace = float(raw_grace)
+        except ValueError:
+            grace = -1.0
+        if not 0 <= grace <= 300:
+            raise ConfigError(f"SHUTDOWN_GRACE must be seconds from 0 to 300, not {raw_grace!r}.")
+    return port, host, grace
 
 
 def _redacted(url: str | None) -> str | None:

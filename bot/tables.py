@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import clocks, seats
+from bot import clocks, metrics, seats
 from bot.engine.core import (
     SYSTEM,
     Action,
@@ -741,6 +741,7 @@ class TableHost:
             outcome.note = note
             return outcome
 
+    @metrics.counts_actions
     async def _apply(self, table: Table, seat: str, action: Action | str, by: str | None = None) -> Outcome:
         """Apply and persist one action for ``seat`` (the caller holds the lock)."""
         record, game = table.record, table.game

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot import seats
+from bot import metrics, seats
 from bot.engine.core import Game, IllegalAction, format_text, help_matches, parse_options, shorten
 from bot.store import LOBBY, PLAYING
 from bot.tables import Table, TableError
@@ -459,6 +459,7 @@ class GameCog(commands.Cog):
     @tasks.loop(seconds=10)
     async def tend_tables(self) -> None:
         """Tend every table whose deadline has come: reminders, clocks, timeouts, bots."""
+        metrics.tending_tick()
         async with self.bot.working():
             try:
                 await self.bot.scheduler.run_due()
