@@ -13,6 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import metrics
+from bot.command_sync import sync_commands
 from bot.config import Settings
 from bot.engine.core import Game
 from bot.engine.registry import GameRegistry, discover
@@ -73,11 +74,12 @@ class TableBot(commands.Bot):
             sharding = {"shard_count": settings.shards[0], "shard_ids": list(settings.shards[1])}
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=discord.Intents(guilds=True),  # interactions arrive without any intent
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             **sharding,
         )
+        from cogs.cooldowns import Cooldowns
         from cogs.schedule import Scheduler
         from cogs.ui import TableUI
 
@@ -92,6 +94,9 @@ class TableBot(commands.Bot):
         self.tender: Tender = None  # type: ignore[assignment]  # set in setup_hook
         self.scheduler = Scheduler(self)
         self.health = Health(self)
+        self.force_sync = False
+        """Sync the commands at start even if unchanged (``python -m bot sync``)."""
+        self.cooldowns = Cooldowns()
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -116,12 +121,7 @@ class TableBot(commands.Bot):
         await self.add_cog(GameCog(self))
         for group in shortcut_groups():
             self.tree.add_command(group)
-        if self.settings.dev_guild_id is not None:
-            guild = discord.Object(self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        await sync_commands(self, force=self.force_sync)
         await self.health.start()
         log.info("ready to host: %s", ", ".join(self.registry.names()))
 

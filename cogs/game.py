@@ -15,6 +15,7 @@ from bot.engine.core import Game, IllegalAction, format_text, help_matches, pars
 from bot.store import LOBBY, PLAYING
 from bot.tables import Table, TableError
 from cogs import components as comp
+from cogs import cooldowns
 from cogs.picker import ActionTree
 from cogs.replies import reply, send_public
 
@@ -153,6 +154,8 @@ class GameCog(commands.Cog):
     @app_commands.autocomplete(game=game_names, options=option_hints)
     async def new(self, interaction: discord.Interaction, game: str, options: str = "") -> None:
         async with self.bot.working():
+            if await cooldowns.refused(interaction, self.bot.cooldowns, "new", interaction.channel_id):
+                return
             if interaction.guild is None:
                 await reply(interaction, NOT_IN_GUILD)
                 return
@@ -169,6 +172,7 @@ class GameCog(commands.Cog):
                     channel = await channel.create_thread(
                         name=f"{game} table by {interaction.user.display_name}"[:100],
                         type=discord.ChannelType.public_thread,
+                        auto_archive_duration=10080,  # 7 days: games last days, not hours
                     )
                 except discord.HTTPException as exc:
                     await reply(
@@ -334,6 +338,8 @@ class GameCog(commands.Cog):
     )
     async def board(self, interaction: discord.Interaction) -> None:
         async with self.bot.working():
+            if await cooldowns.refused(interaction, self.bot.cooldowns, "board", interaction.channel_id):
+                return
             if interaction.guild is None:
                 await reply(interaction, NOT_IN_GUILD)
                 return

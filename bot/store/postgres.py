@@ -94,8 +94,15 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (table_id, seat)
     );
     """,
+    # 5: small facts the bot keeps between starts (the hash of the synced command tree)
+    """
+    CREATE TABLE bot_state (
+        key    TEXT PRIMARY KEY,
+        value  TEXT NOT NULL
+    );
+    """,
 ]
-"""The same four steps as ``bot.store.sqlite.MIGRATIONS``, in PostgreSQL's dialect."""
+"""The same steps as ``bot.store.sqlite.MIGRATIONS``, in PostgreSQL's dialect."""
 
 MIGRATION_LOCK = (0x41524730, 1)
 """The advisory lock (two-int key space, apart from the channels' one-bigint keys) that makes

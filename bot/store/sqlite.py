@@ -87,6 +87,13 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (table_id, seat)
     );
     """,
+    # 5: small facts the bot keeps between starts (the hash of the synced command tree)
+    """
+    CREATE TABLE bot_state (
+        key    TEXT PRIMARY KEY,
+        value  TEXT NOT NULL
+    );
+    """,
 ]
 
 _COLUMNS = (
@@ -145,6 +152,8 @@ def _connect(target: str, uri: bool) -> sqlite3.Connection:
                 f"the database was written by a newer version of the bot (schema {current}, "
                 f"this one knows {len(MIGRATIONS)})"
             )
+        if 0 < current < len(MIGRATIONS) and not uri:
+            _back_up(conn, target, current)
         for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
             conn.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
         # Prove the file can be written now rather than at the first player's move.
@@ -156,6 +165,20 @@ def _connect(target: str, uri: bool) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def _back_up(conn: sqlite3.Connection, path: str, version: int) -> None:
+    """Copy the database to ``<path>.bak-<version>`` before migrating it from schema ``version``
+    (SQLite's online backup: consistent, WAL included). An existing copy is left as it is."""
+    copy = Path(f"{path}.bak-{version}")
+    if copy.exists():
+        return
+    log.info("copying the database to %s before migrating it from schema %d", copy, version)
+    target = sqlite3.connect(copy)
+    try:
+        conn.backup(target)
+    finally:
+        target.close()
 
 
 def _open_error(path: str, exc: BaseException) -> StoreError:
