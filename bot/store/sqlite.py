@@ -177,6 +177,7 @@ def _back_up(conn: sqlite3.Connection, path: str, version: int) -> None:
     target = sqlite3.connect(copy)
     try:
         conn.backup(target)
+        target.execute("PRAGMA journal_mode=DELETE").fetchall()  # one self-contained file
     finally:
         target.close()
 
