@@ -15,7 +15,7 @@ from bot.engine.core import Game, IllegalAction, format_text, help_matches, pars
 from bot.store import LOBBY, PLAYING
 from bot.tables import Table, TableError
 from cogs import components as comp
-from cogs import cooldowns
+from cogs import cooldowns, privacy
 from cogs.picker import ActionTree
 from cogs.replies import reply, send_public
 
@@ -454,6 +454,12 @@ class GameCog(commands.Cog):
             names = table.names() if table else {}
             text = "\n".join(f"• {format_text(line, names)}" for line in lines) or "Nothing has happened yet."
             await reply(interaction, text if len(text) <= 2000 else "…" + text[-1999:])
+
+    @game.command(name="forget-me", description="Remove your id from finished games; an AI takes your seats")
+    @app_commands.describe(confirm="True to do it (without: what it does)")
+    async def forget_me(self, interaction: discord.Interaction, confirm: bool = False) -> None:
+        async with self.bot.working():
+            await privacy.forget_me(self.bot, interaction, confirm)
 
     @game.command(name="hand", description="Your private information in this channel's game")
     async def hand(self, interaction: discord.Interaction) -> None:

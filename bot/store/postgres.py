@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from bot.store import forgetting
 from bot.store.reads import TableReads
 from bot.store.records import LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
 from bot.store.urls import redact
@@ -495,6 +496,23 @@ class PostgresStore(TableReads):
 
         await self._write(body, f"table #{record.id}")
         return record.evolve(rev=record.rev + 1)
+
+    async def forget_person(self, user_id: str, pseudonym: str) -> int:
+        """Replace ``user_id`` by ``pseudonym`` in every finished or abandoned table, its log and its
+        seats' boards (``/game forget-me``), in one transaction; how many tables were changed."""
+
+        async def body(conn: asyncpg.Connection) -> int:
+            rows = await conn.fetch(_dollars(forgetting.FIND), *forgetting.find_params(user_id))
+            ids = [row[0] for row in rows]
+            if ids:
+                # Lifted for this transaction only (ALTER TABLE is transactional and locks the log).
+                await conn.execute("ALTER TABLE events DISABLE TRIGGER events_append_only_change")
+                for query, params in forgetting.statements(user_id, pseudonym, ids):
+                    await conn.execute(_dollars(query), *params)
+                await conn.execute("ALTER TABLE events ENABLE TRIGGER events_append_only_change")
+            return len(ids)
+
+        return await self._write(body, "the forgetting of a person")
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         """Remember which channel message shows the table now (not a game state change)."""

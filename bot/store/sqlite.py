@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot.store import forgetting
 from bot.store.reads import TableReads
 from bot.store.records import LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
 
@@ -444,6 +445,24 @@ class SqliteStore(TableReads):
 
         await self._write(body, f"table #{record.id}")
         return record.evolve(rev=record.rev + 1)
+
+    async def forget_person(self, user_id: str, pseudonym: str) -> int:
+        """Replace ``user_id`` by ``pseudonym`` in every finished or abandoned table, its log and its
+        seats' boards (``/game forget-me``), in one transaction; how many tables were changed."""
+
+        def body(conn: sqlite3.Connection) -> int:
+            ids = [row[0] for row in conn.execute(forgetting.FIND, forgetting.find_params(user_id))]
+            if ids:
+                conn.execute("DROP TRIGGER events_append_only_update")  # for this transaction only
+                for query, params in forgetting.statements(user_id, pseudonym, ids):
+                    conn.execute(query, params)
+                conn.execute(
+                    "CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events "
+                    "BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END"
+                )
+            return len(ids)
+
+        return await self._write(body, "the forgetting of a person")
 
     async def set_message(self, table_id: int, message_id: int | None) -> None:
         """Remember which channel message shows the table now (not a game state change)."""
