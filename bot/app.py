@@ -12,7 +12,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import metrics
 from bot.command_sync import sync_commands
 from bot.config import Settings
 from bot.engine.core import Game
@@ -149,16 +148,10 @@ class TableBot(commands.Bot):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         """Log unexpected failures and give the user a short, honest answer."""
-        log.exception("command failed", exc_info=error)
-        metrics.error("command")
-        text = "Something went wrong on my side. Use /game board to see the current state."
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            pass
+        from cogs.replies import answer_failure
+
+        name = interaction.command.qualified_name if interaction.command is not None else "a command"
+        await answer_failure(interaction, error, f"/{name}")
 
 
 class ShardedTableBot(TableBot, commands.AutoShardedBot):

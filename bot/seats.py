@@ -28,6 +28,14 @@ TABLE_OPTIONS: tuple[OptionSpec, ...] = (
         ("bot", "wait"),
     ),
     OptionSpec("level", "How strongly bots play (easy, normal, hard).", "normal", LEVELS),
+    OptionSpec(
+        "away_after",
+        "Decisions in a row a person's clock may take before an AI plays their seat until they are "
+        "back (idle=bot; 0: never).",
+        2,
+        minimum=0,
+        maximum=20,
+    ),
     OptionSpec("bots", "Bots to seat at once (solo play: you plus bots).", 0, minimum=0, maximum=4),
     OptionSpec("thread", "Open the table in a new thread of this channel.", "off", ("off", "on")),
 )

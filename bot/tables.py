@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import clocks, metrics, seats
+from bot import absence, clocks, effects, metrics, seats
 from bot.engine.core import (
     SYSTEM,
     Action,
@@ -42,6 +42,9 @@ class OutOfDate(TableError):
 
 NOT_SAVED = "I could not save that, so nothing changed. Please try again in a moment."
 """What a user is told when the database refused a write."""
+
+STORE_DOWN = "The game store is unreachable right now; nothing changed. Try again in a minute."
+"""What a user is told when the database cannot be reached at all."""
 
 DEFAULT_CACHE_SIZE = 5000
 """Live games kept in memory (about 15–200 KB each); older ones are reloaded on demand."""
@@ -90,6 +93,11 @@ class Outcome:
     """A line to show with the outcome (e.g. that a bot played for an idle player)."""
     turn_before: int | None = None
     """The turn the action was taken in (a retired turn message keeps its number)."""
+    decider_before: str | None = None
+    """The seat that was the main decider before the action (None: nobody in particular)."""
+    decider: str | None = None
+    """The main decider right after the action (``table.game`` is the live game: it may have
+    moved on since)."""
 
     @property
     def public_events(self) -> list[Event]:
@@ -161,6 +169,9 @@ class ChannelLock:
         try:
             held = self._host.store.table_lock(self._channel_id)
             await held.__aenter__()
+        except StoreError:
+            self._local.release()
+            raise TableError(STORE_DOWN) from None
         except BaseException:
             self._local.release()
             raise
@@ -235,7 +246,7 @@ class TableHost:
         stored = await self.store.revision(cached.record.id)
         if stored != (cached.record.rev, cached.record.message_id):
             log.info("table #%s changed in another process: reloading it", cached.record.id)
-            self._forget(channel_id)
+            self.forget(channel_id)
 
     def _remember(self, table: Table) -> None:
         """Keep an open table in the cache (most recently used last), evicting the oldest."""
@@ -246,7 +257,8 @@ class TableHost:
             evicted, _ = self._cache.popitem(last=False)
             self._history.pop(evicted, None)
 
-    def _forget(self, channel_id: int) -> None:
+    def forget(self, channel_id: int) -> None:
+        """Drop the channel's cached table: the next reader loads it from the store again."""
         self._cache.pop(channel_id, None)
         self._history.pop(channel_id, None)
 
@@ -308,17 +320,25 @@ class TableHost:
         events: Sequence[Event] = (),
         turn: int | None = None,
         acted: str | None = None,
+        in_person: bool = True,
+        names: dict[str, str] | None = None,
     ) -> Table:
         """Persist the new state with its clocks; on any failure forget the cached table so it
-        reloads. ``acted``: the seat that just decided (its clock starts again)."""
+        reloads. ``acted``: the seat that just decided (its clock starts again); ``in_person``:
+        its own player decided (not the host for them). The logged summary names each seat as
+        it is played now (``names``, default :func:`seats.names`), for good: a later hand-over
+        does not rename who acted."""
         if record.status == PLAYING and game is not None:
-            record = self.schedule(record, game, acted, version=record.version + 1)
+            record = self.schedule(record, game, acted, version=record.version + 1, in_person=in_person)
         elif record.status != PLAYING:
             record = record.evolve(deadline=None, awaiting=())
-        summary = "\n".join(e.text for e in events if e.public)
+        named = names if names is not None else seats.names(record)
+        summary = "\n".join(format_text(e.text, named) for e in events if e.public)
         view = game.view(None) if game is not None and acted is not None else None
-        seat_view = (
-            (acted, turn, view) if view is not None and acted is not None and acted != SYSTEM else None
+        seat_view = (  # the board its player saw when deciding (not when an AI decided for them)
+            (acted, turn, view)
+            if view is not None and acted is not None and acted != SYSTEM and in_person
+            else None
         )
         try:
             saved = await self.store.save(
@@ -331,19 +351,19 @@ class TableHost:
                 seat_view=seat_view,
             )
         except StoreError:
-            self._forget(record.channel_id)
+            self.forget(record.channel_id)
             raise TableError(NOT_SAVED) from None
         except StoreConflict:
-            self._forget(record.channel_id)  # written meanwhile (by another process): reload
+            self.forget(record.channel_id)  # written meanwhile (by another process): reload
             raise OutOfDate("That board is out of date.") from None
         except BaseException:
-            self._forget(record.channel_id)
+            self.forget(record.channel_id)
             raise
         new = Table(saved, game, view)
         if saved.is_open:
             self._remember(new)
         else:
-            self._forget(saved.channel_id)
+            self.forget(saved.channel_id)
         return new
 
     async def save_meta(self, table: Table, record: TableRecord) -> Table:
@@ -351,10 +371,10 @@ class TableHost:
         try:
             saved = await self.store.save_meta(record)
         except StoreError:
-            self._forget(record.channel_id)
+            self.forget(record.channel_id)
             raise TableError(NOT_SAVED) from None
         except BaseException:
-            self._forget(record.channel_id)
+            self.forget(record.channel_id)
             raise
         new = Table(saved, table.game, table._view)
         self._remember(new)
@@ -367,20 +387,38 @@ class TableHost:
     # -- scheduling ---------------------------------------------------------------------------
 
     def schedule(
-        self, record: TableRecord, game: Game, acted: str | None = None, *, version: int | None = None
+        self,
+        record: TableRecord,
+        game: Game,
+        acted: str | None = None,
+        *,
+        version: int | None = None,
+        in_person: bool = True,
     ) -> TableRecord:
-        """``record`` with its clocks, who it awaits, and its next deadline brought up to date
-        (``version``: the version it is saved as, if not ``record.version``)."""
+        """``record`` with its clocks, who it awaits, its due effects (see ``bot.effects``) and its
+        next deadline brought up to date (``version``: the version it is saved as, if not
+        ``record.version``; ``in_person``: ``acted`` was the seat's own player)."""
         result = game.result()
         prompt = game.prompt() if result is None else None
         now = self._clock()
         meta = clocks.track(record.meta, prompt, acted, now)
         if acted is not None and acted in meta.get("timed_out", ()):
             meta["timed_out"] = [s for s in meta["timed_out"] if s != acted]  # the player is back
+        meta = effects.lapse(meta, prompt, acted if in_person else None)
+        meta, returned = absence.expire(meta, now)
+        if acted is not None and in_person and acted != SYSTEM:
+            meta = absence.back(meta, acted)
+        for seat in returned:
+            meta = clocks.restart(meta, seat, now)
         if prompt is None:
             return record.evolve(meta=meta, deadline=None, awaiting=())
         settings = seats.settings(record)
-        due = clocks.next_moment(meta, int(settings["clock"]))
+        moments = [
+            clocks.next_moment(meta, int(settings["clock"])),
+            absence.next_return(meta),
+            effects.next_due(meta, now),
+        ]
+        due = min((m for m in moments if m is not None), default=None)
         if self.automatic_deciders(record, game, meta, record.version if version is None else version):
             due = now
         return record.evolve(meta=meta, deadline=due, awaiting=tuple(self._awaited(record, prompt)))
@@ -403,7 +441,9 @@ class TableHost:
         found: list[str] = []
         main = prompt.player
         if main is not None and (
-            seats.is_bot(seats.holder_of(record, main)) or only_choice(game, main) is not None
+            seats.is_bot(seats.holder_of(record, main))
+            or self.ai_plays(record, meta, main)
+            or only_choice(game, main) is not None
         ):
             found.append(main)
         quiet = meta.get("quiet", {})
@@ -415,9 +455,16 @@ class TableHost:
                 waited = prompt.player is None  # a timed wait: the bot must answer
                 if waited or meta.get("bots_asked") != version:
                     found.append(seat)
-            elif prompt.player is None and quiet.get(seat) == turn and turn is not None:
+            elif prompt.player is None and (
+                (quiet.get(seat) == turn and turn is not None) or absence.is_away(meta, seat)
+            ):
                 found.append(seat)
         return found
+
+    @staticmethod
+    def ai_plays(record: TableRecord, meta: dict[str, Any], seat: str) -> bool:
+        """True if an AI plays ``seat``'s decisions now for its away person (idle=bot)."""
+        return absence.is_away(meta, seat) and seats.settings(record)["idle"] == "bot"
 
     # -- queries ------------------------------------------------------------------------------
 
@@ -465,6 +512,11 @@ class TableHost:
             else:
                 grouped.append((turn, lines))
         return grouped
+
+    async def played_for(self, table: Table, seat: str) -> int:
+        """How many actions an AI took for ``seat`` since its player's own last decision."""
+        turn = _turn(table.game) if table.game is not None else None
+        return await self.store.played_for(table.record.id, seat, turn)
 
     async def previous_view(self, table: Table, seat: str | None) -> dict[str, Any] | None:
         """The board ``seat`` last saw as its own (after its last decision of an earlier turn),
@@ -761,8 +813,22 @@ class TableHost:
             status=FINISHED if result is not None else PLAYING, state=game.to_json(), meta=meta
         )
         logged = {**chosen, "by": by} if by is not None and by != seat else chosen
+        holder = seats.holder_of(record, seat)
+        in_person = by is None or by == holder
+        names = seats.names(new)
+        if by is not None and seats.is_bot(by) and not seats.is_bot(holder):
+            names[seat] = f"AI for {names[seat]}"  # an AI plays a person's turn for them
         saved = await self._save(
-            table, new, game, actor=seat, action=logged, events=events, turn=turn, acted=seat
+            table,
+            new,
+            game,
+            actor=seat,
+            action=logged,
+            events=events,
+            turn=turn,
+            acted=seat,
+            in_person=in_person,
+            names=names,
         )
         if result is not None:
             log.info("table #%s finished", record.id)
@@ -773,7 +839,13 @@ class TableHost:
         waits = after is not None and decider is None and bool(after.timeout) and decider_before is not None
         decider_changed = (decider is not None and decider != decider_before) or waits
         return Outcome(
-            saved, events, turn_changed=turn_changed, decider_changed=decider_changed, turn_before=turn
+            saved,
+            events,
+            turn_changed=turn_changed,
+            decider_changed=decider_changed,
+            turn_before=turn,
+            decider_before=decider_before,
+            decider=decider,
         )
 
     def _check_repeat(self, channel_id: int, user_id: str, text: str) -> str:
@@ -877,6 +949,40 @@ class TableHost:
             new = self.schedule(record.evolve(meta={**record.meta, "quiet": quiet}), game)
             return await self.save_meta(table, new)
 
+    async def back(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
+        """The user is back at this table: their seat is theirs again (see ``bot.absence``)."""
+        self._check_open_for_business()
+        async with self.lock(channel_id):
+            table = await self._require(channel_id, table_id)
+            seat = seats.seat_of(table.record, user_id)
+            if table.game is None or seat is None:
+                raise TableError("You are not playing at this table.")
+            if not absence.is_away(table.record.meta, seat):
+                raise TableError("You are not away at this table: your seat is yours.")
+            meta = clocks.restart(absence.back(table.record.meta, seat), seat, self._clock())
+            return await self.mark(table, meta)
+
+    async def set_away(self, user_id: str, until: datetime | None) -> list[Table]:
+        """Mark ``user_id`` away until ``until`` at every running table where they hold a seat
+        (``until=None``: back everywhere); returns the tables changed."""
+        self._check_open_for_business()
+        changed = []
+        for record in await self.store.seated(user_id):
+            async with self.lock(record.channel_id):
+                table = await self.load(record.channel_id)
+                seat = seats.seat_of(table.record, user_id) if table is not None else None
+                if table is None or table.game is None or seat is None:
+                    continue
+                meta = table.record.meta
+                if until is not None:
+                    meta = absence.mark(meta, seat, absence.SAID, until)
+                elif absence.is_away(meta, seat):
+                    meta = clocks.restart(absence.back(meta, seat), seat, self._clock())
+                else:
+                    continue
+                changed.append(await self.mark(table, meta))
+        return changed
+
     async def note(self, table: Table, changes: dict[str, Any]) -> None:
         """Merge ``changes`` into the table's bookkeeping if it has not moved on (best effort)."""
         async with self.lock(table.record.channel_id):
@@ -894,6 +1000,24 @@ class TableHost:
         new = self.schedule(table.record.evolve(meta=meta), table.game)
         return await self.save_meta(table, new)
 
+    async def defer_effect(self, channel_id: int, table_id: int, key: str, until: datetime) -> None:
+        """Let the due effect ``key`` wait until ``until`` (its person's quiet hours)."""
+        async with self.lock(channel_id):
+            table = await self.load(channel_id)
+            if table is None or table.record.id != table_id or table.game is None:
+                return
+            await self.mark(table, effects.deferred(table.record.meta, key, until))
+
+    async def complete_effects(self, channel_id: int, table_id: int, keys: set[str]) -> None:
+        """Mark the due effects named ``keys`` done (see ``bot.effects``), once performed."""
+        async with self.lock(channel_id):
+            table = await self.load(channel_id)
+            if table is None or table.record.id != table_id or table.game is None:
+                return
+            meta = effects.without(table.record.meta, keys)
+            if meta != table.record.meta:
+                await self.mark(table, meta)
+
     async def due(self) -> list[TableRecord]:
         """Playing tables whose next deadline has come (of this process's shards, if sharded)."""
         if self._closing:
@@ -903,16 +1027,50 @@ class TableHost:
         return await self.store.due_tables(self._clock(), shards=self.shards)
 
     async def set_message(self, table: Table, message_id: int | None) -> None:
-        """Remember the channel message that currently shows this table (best effort: a failed
-        write is logged, and the table is shown by a new message next time)."""
+        """Remember the channel message that now shows this table at its version (best effort: a
+        failed write is logged, and the table is shown by a new message next time)."""
+        version = table.record.version
         try:
-            await self.store.set_message(table.record.id, message_id)
+            await self.store.set_message(table.record.id, message_id, version)
         except StoreError as exc:
             log.error("table #%s: could not remember its message: %s", table.record.id, exc)
             return
         cached = self._cache.get(table.record.channel_id)
         if cached is not None and cached.record.id == table.record.id:
-            cached.record = cached.record.evolve(message_id=message_id)
+            shown = max(cached.record.shown_version, version)
+            cached.record = cached.record.evolve(message_id=message_id, shown_version=shown)
+
+    async def shown(self, table: Table) -> None:
+        """Remember that the table's message now shows ``table``'s version (best effort)."""
+        record = table.record
+        cached = self._cache.get(record.channel_id)
+        known = cached.record if cached is not None and cached.record.id == record.id else record
+        if known.shown_version >= record.version:
+            return
+        try:
+            await self.store.set_shown(record.id, record.version)
+        except StoreError as exc:
+            log.error("table #%s: could not remember what its message shows: %s", record.id, exc)
+            return
+        if known is not record:
+            cached.record = known.evolve(shown_version=record.version)  # type: ignore[union-attr]
+
+    async def stale(self, grace: timedelta) -> list[TableRecord]:
+        """Tables (of this process's shards) whose channel message has been older than the
+        table for longer than ``grace``: a post failed, or the process stopped before it."""
+        if self._closing:
+            return []
+        before = self._clock() - grace
+        if self.shards is None:
+            return await self.store.stale_tables(before)
+        return await self.store.stale_tables(before, shards=self.shards)
+
+    def table_of(self, record: TableRecord) -> Table:
+        """The table of a stored record: its cached live table if that is the same version."""
+        cached = self._cache.get(record.channel_id)
+        if cached is not None and cached.record.id == record.id and cached.record.rev == record.rev:
+            return cached
+        return self._table_of(record)
 
     # -- shutdown -----------------------------------------------------------------------------
 

@@ -3,6 +3,7 @@ playing by typing, and what a player needs to follow (board, log, hand, turns, r
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
@@ -10,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot import metrics, seats
+from bot import metrics, quiet_hours, seats
 from bot.engine.core import Game, IllegalAction, format_text, help_matches, parse_options, shorten
 from bot.store import LOBBY, PLAYING
 from bot.tables import Table, TableError
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+RESTART_SECONDS = 30
+"""How long the tending loop waits before it starts again after failing."""
 NOT_IN_GUILD = "Games are played in server channels; use this command in a channel."
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in seats.LEVELS]
 
@@ -315,6 +318,51 @@ class GameCog(commands.Cog):
             if await self._table(interaction) is not None:
                 await self.bot.ui.seats.pause(interaction, False)
 
+    @game.command(name="away", description="Be away for some days: no pings; an AI plays or your clock stops")
+    @app_commands.describe(days="How many days you are away (1–60)")
+    async def away(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 60]) -> None:
+        async with self.bot.working():
+            await self.bot.ui.seats.away(interaction, days)
+
+    @game.command(name="back", description="You are back: your seats are yours again at every table")
+    async def back(self, interaction: discord.Interaction) -> None:
+        async with self.bot.working():
+            await self.bot.ui.seats.away(interaction, None)
+
+    async def zone_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """IANA time zones matching what the user typed."""
+        return [app_commands.Choice(name=z, value=z) for z in quiet_hours.zones(current)]
+
+    @game.command(
+        name="quiet", description="Your quiet hours: reminders that fall in them wait until they end"
+    )
+    @app_commands.describe(
+        start="When they begin, HH:MM (the same as end: no quiet hours)",
+        end="When they end, HH:MM",
+        timezone="Your time zone, e.g. Europe/Berlin",
+    )
+    @app_commands.autocomplete(timezone=zone_names)
+    async def quiet(self, interaction: discord.Interaction, start: str, end: str, timezone: str) -> None:
+        async with self.bot.working():
+            try:
+                hours = quiet_hours.parse(start.strip(), end.strip(), timezone.strip())
+            except IllegalAction as exc:
+                await reply(interaction, str(exc))
+                return
+            user = str(interaction.user.id)
+            prefs = await self.host.store.person(user)
+            await self.host.store.set_person(user, {**prefs, "quiet": hours})
+            if hours["start"] == hours["end"]:
+                await reply(interaction, "No quiet hours: reminders come whenever they are due.")
+            else:
+                await reply(
+                    interaction,
+                    f"🌙 Quiet hours {hours['start']}–{hours['end']} ({hours['zone']}): a reminder that "
+                    "falls in them waits until they end.",
+                )
+
     @game.command(name="turns", description="Every table waiting for you (here, or in a DM: everywhere)")
     async def turns(self, interaction: discord.Interaction) -> None:
         async with self.bot.working():
@@ -470,14 +518,25 @@ class GameCog(commands.Cog):
 
     @tasks.loop(seconds=10)
     async def tend_tables(self) -> None:
-        """Tend every table whose deadline has come: reminders, clocks, timeouts, bots."""
+        """Tend every table whose deadline has come: reminders, clocks, timeouts, bots (each
+        table inside its own error boundary, see ``Scheduler``)."""
         metrics.tending_tick()
         async with self.bot.working():
-            try:
-                await self.bot.scheduler.run_due()
-            except TableError as exc:
-                log.warning("tending tables failed: %s", exc)
+            await self.bot.scheduler.run_due()
 
     @tend_tables.before_loop
     async def _wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
+
+    @tend_tables.error
+    async def _tending_stopped(self, error: BaseException) -> None:
+        """The loop itself failed (nothing a single table raises gets here): start it again."""
+        log.error("the tending loop stopped; starting it again in %ss", RESTART_SECONDS, exc_info=error)
+        asyncio.get_running_loop().call_later(RESTART_SECONDS, self._restart_tending)
+
+    def _restart_tending(self) -> None:
+        if self.bot.is_closed() or self.bot.host is None or self.bot.host.closing:
+            return
+        if not self.tend_tables.is_running():
+            self.tend_tables.start()
+            log.info("the tending loop runs again")

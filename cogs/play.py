@@ -12,7 +12,7 @@ from bot.tables import OutOfDate, Table, TableError
 from cogs import components as comp
 from cogs import labels
 from cogs.picker import StalePath, Step, choice_tree, split_choices
-from cogs.replies import reply
+from cogs.replies import APPLIED, reply
 from cogs.turns import root_step
 
 if TYPE_CHECKING:
@@ -164,6 +164,7 @@ class Play:
         except TableError as exc:
             await reply(interaction, str(exc))
             return
+        interaction.extras[APPLIED] = True
         following_seat = outcome.table.seat_of(str(interaction.user.id)) or ""
         if not on_turn_message:
             notation = action if isinstance(action, str) else table.game.notation(action)  # type: ignore[union-attr]

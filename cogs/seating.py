@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -12,7 +13,7 @@ from bot.store import FINISHED
 from bot.tables import Table, TableError
 from cogs import components as comp
 from cogs import cooldowns
-from cogs.replies import pinging, reply, send_public, trim
+from cogs.replies import APPLIED, pinging, reply, send_public, trim
 from cogs.turns import jump_link, timestamp
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ class SeatsUI:
         except TableError as exc:
             await reply(interaction, str(exc))
             return
+        interaction.extras[APPLIED] = True
         await self.handed_over(interaction, outcome.table, seat)
         await self.bot.ui.turns.show_outcome(outcome)
 
@@ -103,6 +105,16 @@ class SeatsUI:
             await reply(interaction, "That table is closed.")
             return
         user = str(interaction.user.id)
+        if action == "back":
+            try:
+                table = await self.host.back(interaction.channel_id or 0, user, table_id)
+            except TableError as exc:
+                await reply(interaction, str(exc))
+                return
+            await reply(interaction, "Welcome back: your seat is yours again.")
+            await self.bot.ui.turns.update(table)
+            self.bot.scheduler.kick(table)
+            return
         if action == "quiet":
             try:
                 table = await self.host.quiet(interaction.channel_id or 0, user, table_id)
@@ -124,6 +136,7 @@ class SeatsUI:
         except TableError as exc:
             await reply(interaction, str(exc))
             return
+        interaction.extras[APPLIED] = True
         await self.handed_over(interaction, outcome.table, seat)
         await self.bot.ui.turns.show_outcome(outcome)
 
@@ -171,6 +184,31 @@ class SeatsUI:
                 f"{when}{paused} — {jump_link(table)}"
             )
         await reply(interaction, trim("Waiting for you:\n" + "\n".join(lines)))
+
+    async def away(self, interaction: discord.Interaction, days: int | None) -> None:
+        """/game away (``days``) and /game back (None): the user's seats at every running table."""
+        user = str(interaction.user.id)
+        until = self.host.now() + timedelta(days=days) if days is not None else None
+        try:
+            tables = await self.host.set_away(user, until)
+        except TableError as exc:
+            await reply(interaction, str(exc))
+            return
+        if until is not None:
+            text = (
+                f"💤 You are away until {timestamp(until, 'F')} at {len(tables)} running "
+                f"{'table' if len(tables) == 1 else 'tables'}: nobody pings you meanwhile; where "
+                "idle=bot an AI plays your seat, where idle=wait your clock stands still. "
+                "/game back ends it early."
+            )
+        elif tables:
+            text = f"Welcome back: your seats are yours again at {len(tables)} tables."
+        else:
+            text = "You were not away at any running table."
+        await reply(interaction, text)
+        for table in tables:
+            await self.bot.ui.turns.update(table)
+            self.bot.scheduler.kick(table)
 
     # -- rematch ------------------------------------------------------------------------------
 

@@ -20,6 +20,10 @@ FIND = (
 """The finished and abandoned tables that name the person."""
 
 
+FORGET_PREFERENCES = "DELETE FROM people WHERE user_id = ?"
+"""The person's own settings (quiet hours) go entirely."""
+
+
 def find_params(user_id: str) -> tuple[str, str, str]:
     """The parameters of :data:`FIND`."""
     pattern = "%" + json.dumps(user_id) + "%"
