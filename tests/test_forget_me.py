@@ -76,7 +76,9 @@ async def test_the_store_forgets_a_person_on_both_backends(store_url):
             guild_id=1, channel_id=11, game="Pebbles", host_id="111", seats=("111", "333"),
             options={}, seed=2, now=_now(),
         )  # fmt: skip
+        await store.sql("INSERT INTO people (user_id, prefs) VALUES ('111', '{}'), ('222', '{}')")
         assert await store.forget_person("111", "former:abc") == 1
+        assert await store.sql("SELECT user_id FROM people") == [("222",)]  # their quiet hours go
         text = repr(await store.sql("SELECT host_id, seats, state FROM tables WHERE id = ?", (finished.id,)))
         assert "111" not in text and "former:abc" in text and "222" in text
         actors = await store.sql("SELECT actor, action FROM events WHERE table_id = ?", (finished.id,))
