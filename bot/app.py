@@ -115,6 +115,7 @@ class TableBot(commands.Bot):
             **seeding,
         )
         self.tender = Tender(self.host, self.thinker)
+        self.tender.on_thinking = self.ui.turns.show_thinking
         await warm_boards()
         self.add_dynamic_items(*components.ALL_ITEMS)
         await self.add_cog(GameCog(self))

@@ -102,15 +102,29 @@ def humans(record: TableRecord) -> list[str]:
     return [h for h in holders(record).values() if not is_bot(h)]
 
 
-def name_of(record: TableRecord, seat: str) -> str:
-    """How messages name a seat's holder: a mention for a person, "Bot 2 (hard)" for a bot."""
-    holder = holder_of(record, seat)
+def name_of(record: TableRecord, seat: str, holder: str | None = None) -> str:
+    """How messages name a seat's holder (or ``holder``, e.g. a former one): a mention for a
+    person, "Bot 2 (hard)" for a bot."""
+    holder = holder_of(record, seat) if holder is None else holder
     if is_bot(holder):
         number = record.seats.index(seat) + 1 if seat in record.seats else 0
         return f"Bot {number} ({level_of(holder)})"
     if holder.startswith(FORMER):  # someone who asked to be forgotten (/game forget-me)
         return FORMER_NAME
     return f"<@{holder}>"
+
+
+def display_name(record: TableRecord, person: str) -> str | None:
+    """The display name ``person`` had when they joined or were handed a seat here (None if not
+    kept: a bot, or a table opened before names were kept)."""
+    return record.meta.get("names", {}).get(person)
+
+
+def with_names(meta: dict[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """``meta`` with display names of people kept (``meta["names"]``: user id → name)."""
+    if not names:
+        return meta
+    return {**meta, "names": {**meta.get("names", {}), **names}}
 
 
 def names(record: TableRecord) -> dict[str, str]:

@@ -40,6 +40,13 @@ class OutOfDate(TableError):
     """A component drawn for an earlier state of the table."""
 
 
+class ChangedSince(OutOfDate):
+    """A typed move whose author saw an earlier state: another decision came in between."""
+
+    def __init__(self, message: str = "The table changed since you typed this — here it is now.") -> None:
+        super().__init__(message)
+
+
 NOT_SAVED = "I could not save that, so nothing changed. Please try again in a moment."
 """What a user is told when the database refused a write."""
 
@@ -51,6 +58,19 @@ DEFAULT_CACHE_SIZE = 5000
 
 TYPED_REPEAT_SECONDS = 10
 """The same typed move from the same player within this many seconds is refused as a repeat."""
+
+RECENT_KEPT = 12
+RECENT_FOR = timedelta(minutes=15)
+"""The latest decisions are kept in ``meta["recent"]`` as ``[who, action, at]`` (``who``: the
+user who acted, or ``"host"``), at most this many and this old, to judge typed moves by when
+their author typed them (an interaction's token lives 15 minutes)."""
+HOST = "host"
+
+
+def _recent(meta: dict[str, Any], who: str, action: Action, now: datetime) -> list[list[Any]]:
+    """``meta["recent"]`` with one more decision."""
+    kept = [e for e in meta.get("recent", []) if now - datetime.fromisoformat(e[2]) <= RECENT_FOR]
+    return [*kept[-(RECENT_KEPT - 1) :], [who, action, now.isoformat()]]
 
 
 @dataclass
@@ -330,8 +350,9 @@ class TableHost:
         does not rename who acted."""
         if record.status == PLAYING and game is not None:
             record = self.schedule(record, game, acted, version=record.version + 1, in_person=in_person)
-        elif record.status != PLAYING:
-            record = record.evolve(deadline=None, awaiting=())
+        elif record.status != PLAYING:  # over: nothing is due any more
+            pending = {e["key"] for e in effects.pending(record.meta)}
+            record = record.evolve(meta=effects.without(record.meta, pending), deadline=None, awaiting=())
         named = names if names is not None else seats.names(record)
         summary = "\n".join(format_text(e.text, named) for e in events if e.public)
         view = game.view(None) if game is not None and acted is not None else None
@@ -419,22 +440,25 @@ class TableHost:
             effects.next_due(meta, now),
         ]
         due = min((m for m in moments if m is not None), default=None)
-        if self.automatic_deciders(record, game, meta, record.version if version is None else version):
+        auto = self.automatic_deciders(record, game, meta, record.version if version is None else version)
+        if auto:
             due = now
-        return record.evolve(meta=meta, deadline=due, awaiting=tuple(self._awaited(record, prompt)))
+        return record.evolve(meta=meta, deadline=due, awaiting=tuple(self._awaited(record, prompt, auto)))
 
-    def _awaited(self, record: TableRecord, prompt: Prompt) -> list[str]:
-        """The people the table waits for: the main decider, or everyone a timed wait awaits."""
+    def _awaited(self, record: TableRecord, prompt: Prompt, auto: Sequence[str] = ()) -> list[str]:
+        """The people the table waits for: the main decider, or everyone a timed wait awaits
+        (but those the host answers for at once, ``auto``: they are not asked)."""
         deciders = (prompt.player,) if prompt.player is not None else prompt.others
-        found = [seats.holder_of(record, s) for s in deciders]
+        found = [seats.holder_of(record, s) for s in deciders if prompt.player is not None or s not in auto]
         return [h for h in found if not seats.is_bot(h)]
 
     def automatic_deciders(
         self, record: TableRecord, game: Game, meta: dict[str, Any], version: int
     ) -> list[str]:
         """Seats the host decides for now: bot-held seats that must or may act, a person whose
-        decision has only one choice (:func:`only_choice`), and seats whose player said "don't
-        ask me" for a wait this turn (they pass)."""
+        decision has only one choice (:func:`only_choice`), seats whose player said "don't
+        ask me" for a wait this turn or this game (they pass), and the seats of people the AI
+        stands in for since their clock ran out (``meta["stand_in"]``), which answer waits at once."""
         prompt = game.prompt()
         if prompt is None:
             return []
@@ -447,6 +471,7 @@ class TableHost:
         ):
             found.append(main)
         quiet = meta.get("quiet", {})
+        quiet_game, stand_in = meta.get("quiet_game", ()), meta.get("stand_in", ())
         turn = _turn(game)
         for seat in prompt.others:
             if seat == prompt.player:
@@ -456,7 +481,10 @@ class TableHost:
                 if waited or meta.get("bots_asked") != version:
                     found.append(seat)
             elif prompt.player is None and (
-                (quiet.get(seat) == turn and turn is not None) or absence.is_away(meta, seat)
+                (quiet.get(seat) == turn and turn is not None)
+                or seat in quiet_game
+                or seat in stand_in
+                or absence.is_away(meta, seat)
             ):
                 found.append(seat)
         return found
@@ -542,12 +570,14 @@ class TableHost:
         options_text: str = "",
         seated: Sequence[str] = (),
         bots: Sequence[str] = (),
+        names: dict[str, str] | None = None,
     ) -> Table:
         """A new lobby in the channel with the caller as host and first seat.
 
         ``options_text`` holds the game's options and the table settings (see
         ``bot.seats.TABLE_OPTIONS``). ``seated`` are further people seated at once and ``bots``
         the levels of bots seated at once (a rematch); ``bots=N`` in the options seats N bots.
+        ``names``: the display names of the people seated (user id → name), kept for the table.
         """
         self._check_open_for_business()
         game_cls = self.registry.get(game_name)
@@ -583,7 +613,10 @@ class TableHost:
                     seed=self._seeder(),
                     now=self._clock(),
                     seats=tuple(seat_ids),
-                    meta={"settings": table_settings, "holders": holders},
+                    meta=seats.with_names(
+                        {"settings": table_settings, "holders": holders},
+                        {p: n for p, n in (names or {}).items() if p in people},
+                    ),
                 )
             except StoreConflict as exc:
                 raise TableError(str(exc)) from None
@@ -600,8 +633,10 @@ class TableHost:
             raise TableError("The game has already started.")
         return table
 
-    async def join(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
-        """Seat the user at the channel's lobby."""
+    async def join(
+        self, channel_id: int, user_id: str, table_id: int | None = None, name: str | None = None
+    ) -> Table:
+        """Seat the user at the channel's lobby (``name``: their display name, kept)."""
         self._check_open_for_business()
         async with self.lock(channel_id):
             table = await self._require(channel_id, table_id)
@@ -615,7 +650,8 @@ class TableHost:
                 raise TableError(
                     f"The table is full ({game_cls.max_players} of {game_cls.max_players} seats)."
                 )
-            new = record.evolve(seats=(*record.seats, user_id))
+            meta = seats.with_names(record.meta, {user_id: name} if name else {})
+            new = record.evolve(seats=(*record.seats, user_id), meta=meta)
             return await self._save(table, new, None, actor=user_id, action={"type": "join"})
 
     async def leave(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
@@ -736,10 +772,12 @@ class TableHost:
         *,
         table_id: int | None = None,
         version: int | None = None,
+        seen_at: datetime | None = None,
     ) -> Outcome:
         """Apply one action (an action dict or its notation) for the seat ``user_id`` holds, then
         persist it. ``table_id``/``version`` are those a component was drawn for: a mismatch is
-        OutOfDate."""
+        OutOfDate. ``seen_at`` is when a typed move was typed: ChangedSince if another decision
+        changed the table after that, TableError if it repeats the user's own move since."""
         self._check_open_for_business()
         async with self.lock(channel_id):
             table = await self._require(channel_id, table_id)
@@ -755,6 +793,8 @@ class TableHost:
                 if found is None:
                     raise TableError("You are not playing at this table.")
                 seat = found
+                if seen_at is not None:
+                    self._check_seen(record, game, seat, user_id, action, seen_at)
                 prompt = game.prompt()
                 if prompt is None or seat not in prompt.deciders():
                     names = seats.names(record)
@@ -765,7 +805,7 @@ class TableHost:
                         else "It is not your decision right now."
                     )
             typed = self._check_repeat(channel_id, user_id, action) if isinstance(action, str) else None
-            outcome = await self._apply(table, seat, action)
+            outcome = await self._apply(table, seat, action, who=user_id)
             if typed is not None:
                 self._typed[(channel_id, user_id)] = (typed, self._clock())
             return outcome
@@ -794,8 +834,11 @@ class TableHost:
             return outcome
 
     @metrics.counts_actions
-    async def _apply(self, table: Table, seat: str, action: Action | str, by: str | None = None) -> Outcome:
-        """Apply and persist one action for ``seat`` (the caller holds the lock)."""
+    async def _apply(
+        self, table: Table, seat: str, action: Action | str, by: str | None = None, who: str = HOST
+    ) -> Outcome:
+        """Apply and persist one action for ``seat`` (the caller holds the lock); ``who``: the
+        user who took it, or :data:`HOST`."""
         record, game = table.record, table.game
         assert game is not None
         try:
@@ -809,6 +852,9 @@ class TableHost:
         meta = {k: v for k, v in record.meta.items() if k != "only_choice"}
         if by == ONLY_CHOICE:  # said on the turn message until the next decision
             meta["only_choice"] = [*record.meta.get("only_choice", []), [seat, game_notation]]
+        meta["recent"] = _recent(record.meta, who, chosen, self._clock())
+        if who != HOST and seat in meta.get("stand_in", ()):  # the player is back
+            meta["stand_in"] = [s for s in meta["stand_in"] if s != seat]
         new = record.evolve(
             status=FINISHED if result is not None else PLAYING, state=game.to_json(), meta=meta
         )
@@ -848,6 +894,27 @@ class TableHost:
             decider=decider,
         )
 
+    def _check_seen(
+        self, record: TableRecord, game: Game, seat: str, user_id: str, typed: Action | str, seen_at: datetime
+    ) -> None:
+        """Refuse a typed move if the table changed after ``seen_at`` by a decision not the
+        user's own (ChangedSince), or if it repeats one of the user's own moves since (TableError)."""
+        if record.updated_at <= seen_at:
+            return
+        recent = record.meta.get("recent", [])
+        later = [e for e in recent if datetime.fromisoformat(e[2]) > seen_at]
+        if not later or any(e[0] != user_id for e in later) or len(later) >= RECENT_KEPT:
+            raise ChangedSince()
+        try:
+            chosen = game.parse(seat, typed) if isinstance(typed, str) else typed
+        except IllegalAction:
+            return  # not legal now: applying it says why
+        if any(e[1] == chosen for e in later):
+            raise TableError(
+                f"You just played '{shorten(game.notation(chosen))}' (a click and a typed move came "
+                "together); I did not play it a second time."
+            )
+
     def _check_repeat(self, channel_id: int, user_id: str, text: str) -> str:
         """The normalised typed move; TableError if the same player just played the same text."""
         typed = " ".join(text.lower().split())
@@ -867,9 +934,17 @@ class TableHost:
     # -- seats during a game ------------------------------------------------------------------
 
     async def replace(
-        self, channel_id: int, user_id: str, seat: str, member: str | None, *, table_id: int | None = None
+        self,
+        channel_id: int,
+        user_id: str,
+        seat: str,
+        member: str | None,
+        *,
+        table_id: int | None = None,
+        member_name: str | None = None,
     ) -> Outcome:
-        """Hand ``seat`` to ``member`` (a Discord user id), or to an AI at the table's level.
+        """Hand ``seat`` to ``member`` (a Discord user id, display name ``member_name``), or to an
+        AI at the table's level.
 
         Allowed to the host and to the seat's own player; to any seated player once that seat's
         clock has run out. The new holder plays the seat from now on (its secrets included)."""
@@ -901,7 +976,12 @@ class TableHost:
                 raise TableError("That seat is already played that way.")
             names = seats.names(record)
             meta = seats.with_holder(record, seat, holder)
+            if member is not None and member_name:
+                meta = seats.with_names(meta, {member: member_name})
             meta["timed_out"] = [s for s in meta.get("timed_out", []) if s != seat]
+            meta["stand_in"] = [s for s in meta.get("stand_in", []) if s != seat]
+            action = {"type": "replace", "seat": seat, "from": old, "to": holder}
+            meta["recent"] = _recent(meta, HOST, action, self._clock())
             new = record.evolve(meta=meta)
             new_name = seats.name_of(new, seat)
             text = f"{names[seat]}'s seat is now played by {new_name}."
@@ -911,7 +991,7 @@ class TableHost:
                 new,
                 game,
                 actor=user_id,
-                action={"type": "replace", "seat": seat, "from": old, "to": holder},
+                action=action,
                 events=[event],
                 turn=_turn(game),
             )
@@ -934,9 +1014,11 @@ class TableHost:
             new = self.schedule(record.evolve(meta=meta), table.game)
             return await self.save_meta(table, new)
 
-    async def quiet(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
+    async def quiet(
+        self, channel_id: int, user_id: str, table_id: int | None = None, *, whole_game: bool = False
+    ) -> Table:
         """Remember that ``user_id`` is not to be asked in timed waits for the rest of this turn
-        (they pass when asked)."""
+        (or, ``whole_game``, of this game): they pass when asked."""
         self._check_open_for_business()
         async with self.lock(channel_id):
             table = await self._require(channel_id, table_id)
@@ -944,9 +1026,11 @@ class TableHost:
             seat = seats.seat_of(record, user_id)
             if game is None or seat is None:
                 raise TableError("You are not playing at this table.")
-            turn = _turn(game)
-            quiet = {**record.meta.get("quiet", {}), seat: turn}
-            new = self.schedule(record.evolve(meta={**record.meta, "quiet": quiet}), game)
+            if whole_game:
+                changes = {"quiet_game": sorted({*record.meta.get("quiet_game", []), seat})}
+            else:
+                changes = {"quiet": {**record.meta.get("quiet", {}), seat: _turn(game)}}
+            new = self.schedule(record.evolve(meta={**record.meta, **changes}), game)
             return await self.save_meta(table, new)
 
     async def back(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:

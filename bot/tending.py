@@ -4,14 +4,16 @@ deadline has come (and right after each presented action), and presents what it 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import zlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 from bot import absence, clocks, effects, seats
-from bot.engine.core import SYSTEM, TIMEOUT
+from bot.engine.core import SYSTEM, TIMEOUT, Action
 from bot.store import PLAYING
 from bot.tables import ONLY_CHOICE, Outcome, OutOfDate, Table, TableError, TableHost, only_choice
 from bot.thinking import Thinker
@@ -23,6 +25,8 @@ MAX_AUTOMATIC_STEPS = 400
 take a few hundred)."""
 
 PASS = {"type": "pass"}
+THINKING_NOTICE_SECONDS = 2.0
+"""A bot that thinks longer than this is said to be thinking on the turn message."""
 AWAY = "away"
 """The notice that a person missed ``away_after`` decisions in a row: the AI plays on for them."""
 
@@ -57,6 +61,8 @@ class Tender:
     def __init__(self, host: TableHost, thinker: Thinker) -> None:
         self.host = host
         self.thinker = thinker
+        self.on_thinking: Callable[[Table, str], Awaitable[None]] | None = None
+        """Told when a bot thinks long (the bot's scheduler shows it on the turn message)."""
 
     async def tend(self, channel_id: int, table_id: int) -> list[Outcome | Notice]:
         """Handle everything that is due at this table now, in order: clock moments and their
@@ -111,6 +117,8 @@ class Tender:
                     continue
                 if kind == clocks.OUT and settings["idle"] == "bot":
                     effect = {"kind": effects.TAKEOVER, "seat": seat, "level": settings["level"]}
+                    # and the AI answers the seat's waits until they are back
+                    meta = {**meta, "stand_in": sorted({*meta.get("stand_in", []), seat})}
                     meta, count = absence.missed(meta, seat)
                     if 0 < int(settings["away_after"]) <= count:  # away now: the AI plays on, quietly
                         meta = absence.mark(meta, seat, absence.MISSED)
@@ -133,6 +141,21 @@ class Tender:
         end = datetime.fromisoformat(effect["since"]) + timedelta(hours=hours) if hours > 0 else None
         return Notice(table, effect["kind"], effect["seat"], effect["holder"], end, effect["key"])
 
+    async def _choose(self, table: Table, seat: str, level: str) -> Action | None:
+        """The AI's choice for ``seat``; if it thinks longer than :data:`THINKING_NOTICE_SECONDS`,
+        ``on_thinking`` is told (the turn message says so) while it goes on."""
+        assert table.game is not None
+        choosing = asyncio.ensure_future(
+            self.thinker.choose(table.game, seat, level, self._seed(table, seat))
+        )
+        done, _ = await asyncio.wait({choosing}, timeout=THINKING_NOTICE_SECONDS)
+        if not done and self.on_thinking is not None:
+            try:
+                await self.on_thinking(table, seat)
+            except Exception as exc:  # only news: the decision goes on whatever happens to it
+                log.info("table #%s: could not say that a bot is thinking: %s", table.record.id, exc)
+        return await choosing
+
     def _seed(self, table: Table, seat: str) -> int:
         return zlib.crc32(f"{table.record.seed}:{table.record.version}:{seat}".encode())
 
@@ -154,7 +177,7 @@ class Tender:
             due = effects.takeover_of(table.record.meta, seat) is not None
             if not due or prompt is None or prompt.player != seat:
                 break
-            action = await self.thinker.choose(table.game, seat, level, self._seed(table, seat))
+            action = await self._choose(table, seat, level)
             if action is None:  # the AI declines the seat's decision: the take-over is over
                 await self.host.complete_effects(channel_id, table_id, {effect["key"]})
                 break
@@ -197,12 +220,17 @@ class Tender:
             holder = seats.holder_of(record, seat)
             by: str | None = None
             if seats.is_bot(holder):
-                action = await self.thinker.choose(
-                    game, seat, seats.level_of(holder), self._seed(table, seat)
-                )
+                action = await self._choose(table, seat, seats.level_of(holder))
+            elif seat != game.prompt().player and (
+                seat in record.meta.get("stand_in", ()) or absence.is_away(record.meta, seat)
+            ):
+                # The AI standing in lets the chance go: an interrupt would leave its follow-up
+                # decisions waiting for the absent player.
+                action = PASS if PASS in game.legal_actions(seat) else None
+                by = seats.bot_holder(seats.settings(record)["level"])
             elif self.host.ai_plays(record, record.meta, seat):  # its person is away
                 level = seats.settings(record)["level"]
-                action = await self.thinker.choose(game, seat, level, self._seed(table, seat))
+                action = await self._choose(table, seat, level)
                 by = seats.bot_holder(level)
             elif (single := only_choice(game, seat)) is not None:
                 action, by = single, ONLY_CHOICE  # said on the turn message

@@ -135,6 +135,7 @@ class AbandonButton(
 
 TABLE_BUTTONS = {
     "quiet": ("Don't ask me this turn", discord.ButtonStyle.secondary),
+    "quiet-game": ("Don't ask me again this game", discord.ButtonStyle.secondary),
     "back": ("I'm back", discord.ButtonStyle.success),
     "rematch": ("Rematch", discord.ButtonStyle.success),
     "leave-yes": ("Leave: an AI takes my seat", discord.ButtonStyle.danger),
@@ -145,7 +146,7 @@ TABLE_BUTTONS = {
 class TableButton(
     BotItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"tb:(?P<action>quiet|back|rematch|leave-yes|leave-no):(?P<table>\d+)",
+    template=r"tb:(?P<action>quiet-game|quiet|back|rematch|leave-yes|leave-no):(?P<table>\d+)",
 ):
     """Table-level buttons: "don't ask me this turn", Rematch, and the in-game leave confirmation."""
 
@@ -416,7 +417,8 @@ def turn_view(
     record: TableRecord, prompt: Prompt, step: Step | None, page: int, words: Words = raw_words
 ) -> discord.ui.View:
     """Components of the public turn message for this prompt: the step's options in ``words``
-    (rows 0–3), then on row 4 the private-picker buttons, "don't ask me" and **?** (at most 4)."""
+    (rows 0–3), then on row 4 the private-picker buttons, "don't ask me" (this turn, this game)
+    and **?** (at most 5)."""
     view = discord.ui.View(timeout=None)
     split = prompt.private and bool(prompt.secret_verbs)
     if step is not None and (split or not prompt.private):  # a split prompt's public choices
@@ -428,6 +430,7 @@ def turn_view(
         view.add_item(ChoicesButton(record.id, record.version, "o", prompt.others_label or "Act out of turn"))
         if prompt.player is None and prompt.timeout:  # a timed wait for the others' answers
             view.add_item(TableButton("quiet", record.id))
+            view.add_item(TableButton("quiet-game", record.id))
     if record.meta.get("away"):
         view.add_item(TableButton("back", record.id))
     path = step.path if step is not None and (split or not prompt.private) else ()

@@ -19,6 +19,7 @@ from cogs import components as comp
 from cogs import cooldowns, privacy
 from cogs.picker import ActionTree
 from cogs.replies import reply, send_public
+from cogs.seatnames import seat_choice
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -133,19 +134,13 @@ class GameCog(commands.Cog):
     async def seat_names(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """The seats of this channel's table, by who plays them."""
+        """The seats of this channel's table, by colour and who plays them."""
         table = await self.host.current(interaction.channel_id or 0)
         if table is None:
             return []
         found = []
-        for number, seat in enumerate(table.record.seats, start=1):
-            holder = table.holder_of(seat)
-            if seats.is_bot(holder):
-                who = seats.name_of(table.record, seat)
-            else:
-                member = interaction.guild.get_member(int(holder)) if interaction.guild else None
-                who = member.display_name if member is not None else f"player {holder}"
-            label = f"Seat {number}: {who}"
+        for seat in table.record.seats:
+            label = seat_choice(table, seat, interaction.guild)
             if current.lower() in label.lower():
                 found.append(app_commands.Choice(name=label[:100], value=seat))
         return found[:25]
@@ -189,6 +184,7 @@ class GameCog(commands.Cog):
                     game_name=game,
                     host_id=str(interaction.user.id),
                     options_text=options,
+                    names={str(interaction.user.id): interaction.user.display_name},
                 )
             except TableError as exc:
                 await reply(interaction, str(exc))
@@ -219,7 +215,7 @@ class GameCog(commands.Cog):
         user = str(interaction.user.id)
         try:
             if action == "join":
-                table = await self.host.join(interaction.channel_id, user)
+                table = await self.host.join(interaction.channel_id, user, name=interaction.user.display_name)
             else:
                 table = await self.host.leave(interaction.channel_id, user)
         except TableError as exc:

@@ -56,7 +56,7 @@ class LobbyUI:
             if action == "start":
                 outcome = await self.host.start(channel_id, user, table_id)
             elif action == "join":
-                table = await self.host.join(channel_id, user, table_id)
+                table = await self.host.join(channel_id, user, table_id, interaction.user.display_name)
             elif action == "addbot":
                 table = await self.host.add_bot(channel_id, user, table_id=table_id)
             elif action == "removebot":

@@ -312,6 +312,12 @@ class TurnMessages:
         await self.bot.ui.private.deliver(outcome, interaction)
         self.bot.scheduler.kick(table)
 
+    async def show_thinking(self, table: Table, seat: str) -> None:
+        """Say on the turn message that a bot is thinking (its next move replaces the line)."""
+        payload = await self.payload(table, with_board=False)
+        name = table.names().get(seat, seat)
+        await self.edit_table_message(table, content=trim(f"{payload['content']}\n🤖 {name} is thinking…"))
+
     def opens_message(self, outcome: Outcome) -> bool:
         """Whether presenting ``outcome`` retires the turn message and posts a new one: when the
         turn passes or the decision passes to someone else — except from one bot to the next,

@@ -15,6 +15,9 @@ from tests.test_bot_pings import record_pings
 HOUR = 3600
 
 
+pytestmark = pytest.mark.simcord(settle_timeout=20)  # bots think in real time, on a busy machine too
+
+
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return Settings(

@@ -14,6 +14,9 @@ from tests.test_bot_async import advance
 HOUR = 3600
 
 
+pytestmark = pytest.mark.simcord(settle_timeout=20)  # bots think in real time, on a busy machine too
+
+
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
     return Settings(
@@ -33,7 +36,7 @@ async def open_pebbles(w, options: str) -> None:
 
 async def test_a_returning_player_is_told_what_the_ai_played_for_her_every_turn_of_it(world):
     w = world
-    await open_pebbles(w, "pile=30 maxtake=1 clock=1 idle=bot")
+    await open_pebbles(w, "pile=30 maxtake=1 clock=1 idle=bot away_after=0")
     bot = w.env.bot
     for _ in range(6):  # alice is away: each hour the AI plays her turn, bob plays his at once
         await advance(w.env, HOUR + 60, step=1800)

@@ -5,6 +5,7 @@ between share one message."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 
@@ -111,3 +112,26 @@ async def test_no_turn_of_a_person_opens_without_a_ping(
     boards = [m for m in w.env.backend.messages[w.channel.id].values() if m.attachments]
     assert stretches < sum(by_bots.values())  # some bot turns did follow each other
     assert len(boards) <= people_turns + stretches + 2
+
+
+async def test_a_bot_that_thinks_long_is_said_to_be_thinking(world, simcord_bot, monkeypatch):
+    w = world
+    lobby = (await w.alice.slash(w.channel, "game new", game="Pebbles", options="bots=1")).response
+    await w.alice.click(lobby, label="Start")
+    real = simcord_bot.thinker.choose
+
+    async def slow(*args, **kwargs):
+        await asyncio.sleep(2.5)  # a long search (real time: SimCord runs short sleeps as they come)
+        return await real(*args, **kwargs)
+
+    monkeypatch.setattr(simcord_bot.thinker, "choose", slow)
+    await w.alice.click(w.channel.last_message, label="take 1")
+    edits = [
+        r.json.get("content", "")
+        for r in w.env.http_requests
+        if r.method == "PATCH" and isinstance(r.json, dict) and r.json.get("content")
+    ]
+    assert any(text.endswith("🤖 Bot 2 (normal) is thinking…") for text in edits)
+    table = await simcord_bot.host.current(w.channel.id)
+    assert table.game.prompt().player == str(w.alice.id)  # the bot did move afterwards
+    assert "is thinking" not in w.channel.last_message.content

@@ -18,6 +18,8 @@ from tests.test_bot_async import advance
 from tests.test_bot_faults import crafted_click
 from tests.test_bot_play import start_game
 
+pytestmark = pytest.mark.simcord(settle_timeout=20)  # bots think in real time, on a busy machine too
+
 
 @pytest.fixture
 def settings(tmp_path: Path) -> Settings:
