@@ -10,7 +10,9 @@ import os
 from setuptools import setup
 
 ext_modules = []
-if os.environ.get("ARGO_COMPILE") == "1":
+# ARGO_LISTING_REQUIRES: the build backend (_build/backend.py) is only listing the build
+# requirements, and mypy, which it adds when compiling, is not installed yet.
+if os.environ.get("ARGO_COMPILE") == "1" and not os.environ.get("ARGO_LISTING_REQUIRES"):
     from mypyc.build import mypycify
 
     ext_modules = mypycify(["bot/engine/argo"], opt_level="3")

@@ -1,5 +1,6 @@
 """``python -m bot``: load settings, then run the bot until stopped (Ctrl-C or SIGTERM).
-``python -m bot migrate --to postgresql://…`` copies the SQLite database into PostgreSQL."""
+``python -m bot migrate --to postgresql://…`` copies the SQLite database into PostgreSQL.
+``python -m bot sync`` logs in, syncs the slash commands with Discord even if unchanged, and exits."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 import logging
 import signal
 import sys
+from dataclasses import replace
 
 import aiohttp
 import discord
@@ -15,7 +17,7 @@ from bot.app import create_bot
 from bot.config import ConfigError, Settings, setup_logging
 from bot.engine import compiled
 from bot.store import StoreError, open_store
-from bot.store.postgres import redact
+from bot.store.urls import redact
 
 log = logging.getLogger("bot")
 
@@ -32,12 +34,24 @@ async def run(settings: Settings) -> None:
     log.info("stopped")
 
 
+async def sync(settings: Settings) -> None:
+    """Log in, sync the command tree whatever the recorded hash says, and close."""
+    store = await open_store(settings.database)
+    bot = create_bot(replace(settings, metrics_port=None), store=store)
+    bot.force_sync = True
+    async with bot:
+        await bot.login(settings.token)  # runs setup_hook, which syncs
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point; returns the process exit status (``migrate …``: see ``bot.migrate``)."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["migrate"]:
-        from bot import migrate
-
+        try:
+            from bot import migrate
+        except ImportError as exc:  # the postgres extra (asyncpg) is missing
+            print(exc, file=sys.stderr)
+            return 2
         return migrate.main(argv[1:])
     try:
         settings = Settings.load()
@@ -51,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     if settings.shards is not None:
         log.info("running shards %s of %d", settings.shards[1], settings.shards[0])
     try:
-        asyncio.run(run(settings))
+        asyncio.run(sync(settings) if argv[:1] == ["sync"] else run(settings))
     except StoreError as exc:
         log.error("%s", exc)
         return getattr(exc, "exit_status", 1)

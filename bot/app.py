@@ -6,14 +6,17 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable, Iterable
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.command_sync import sync_commands
 from bot.config import Settings
 from bot.engine.core import Game
 from bot.engine.registry import GameRegistry, discover
+from bot.health import Health
 from bot.store import AnyStore, open_store
 from bot.tables import TableHost
 from bot.tending import Tender
@@ -24,10 +27,6 @@ log = logging.getLogger(__name__)
 # The bot uses no voice: do not warn at every start that voice libraries are missing.
 discord.VoiceClient.warn_nacl = False
 discord.VoiceClient.warn_dave = False
-
-
-SHUTDOWN_GRACE_SECONDS = 30
-"""How long shutdown waits for handlers still answering users (they finish within seconds)."""
 
 
 class InFlight:
@@ -69,16 +68,17 @@ class TableBot(commands.Bot):
         seeder: Callable[[], int] | None = None,
         store: AnyStore | None = None,
     ) -> None:
-        sharding = {}
+        sharding: dict[str, Any] = {}
         if settings.shards is not None:  # an AutoShardedBot (ShardedTableBot) running these shards
             sharding = {"shard_count": settings.shards[0], "shard_ids": list(settings.shards[1])}
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=discord.Intents(guilds=True),  # interactions arrive without any intent
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             **sharding,
         )
+        from cogs.cooldowns import Cooldowns
         from cogs.schedule import Scheduler
         from cogs.ui import TableUI
 
@@ -92,6 +92,10 @@ class TableBot(commands.Bot):
         self.thinker = Thinker(settings.ai_workers, settings.ai_budget)
         self.tender: Tender = None  # type: ignore[assignment]  # set in setup_hook
         self.scheduler = Scheduler(self)
+        self.health = Health(self)
+        self.force_sync = False
+        """Sync the commands at start even if unchanged (``python -m bot sync``)."""
+        self.cooldowns = Cooldowns()
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
@@ -117,12 +121,8 @@ class TableBot(commands.Bot):
         await self.add_cog(GameCog(self))
         for group in shortcut_groups():
             self.tree.add_command(group)
-        if self.settings.dev_guild_id is not None:
-            guild = discord.Object(self.settings.dev_guild_id)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+        await sync_commands(self, force=self.force_sync)
+        await self.health.start()
         log.info("ready to host: %s", ", ".join(self.registry.names()))
 
     def working(self) -> contextlib.AbstractAsyncContextManager[None]:
@@ -134,7 +134,8 @@ class TableBot(commands.Bot):
         if self.host is None:
             return
         self.host.stop_accepting()
-        if not await self.in_flight.wait_idle(SHUTDOWN_GRACE_SECONDS):
+        await self.health.stop()
+        if not await self.in_flight.wait_idle(self.settings.shutdown_grace):
             log.warning("shutting down with %d handlers still running", self.in_flight.count)
         await self.host.close()
         self.thinker.close()

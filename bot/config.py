@@ -49,6 +49,12 @@ class Settings:
     db_timeout: float = DEFAULT_TIMEOUT
     """Seconds a database call may wait (DB_TIMEOUT): PostgreSQL's statement timeout (a frozen
     server is given up a little later), SQLite's wait for another connection's lock."""
+    metrics_port: int | None = None
+    """The port of /healthz and /metrics (METRICS_PORT); None: not served."""
+    metrics_host: str = "127.0.0.1"
+    """The address /healthz and /metrics listen on (METRICS_HOST; 0.0.0.0 for every interface)."""
+    shutdown_grace: float = 10.0
+    """Seconds shutdown waits for replies in progress (SHUTDOWN_GRACE)."""
 
     @property
     def database(self) -> str | Path:
@@ -69,7 +75,9 @@ class Settings:
             f"table_cache={self.table_cache!r}, ai_workers={self.ai_workers!r}, "
             f"ai_budget={self.ai_budget!r}, scheduler_seconds={self.scheduler_seconds!r}, "
             f"database_url={_redacted(self.database_url)!r}, shard_count={self.shard_count!r}, "
-            f"shard_ids={self.shard_ids!r}, db_timeout={self.db_timeout!r})"
+            f"shard_ids={self.shard_ids!r}, db_timeout={self.db_timeout!r}, "
+            f"metrics_port={self.metrics_port!r}, metrics_host={self.metrics_host!r}, "
+            f"shutdown_grace={self.shutdown_grace!r})"
         )
 
     @classmethod
@@ -147,6 +155,7 @@ class Settings:
                 "SHARD_IDS runs only some shards, so other processes run the rest: they must share "
                 "a PostgreSQL database (set DATABASE_URL=postgresql://…; SQLite is for one process)."
             )
+        metrics_port, metrics_host, shutdown_grace = _operations(values)
         return cls(
             token,
             database_path,
@@ -159,14 +168,38 @@ class Settings:
             shard_count=shard_count,
             shard_ids=shard_ids,
             db_timeout=db_timeout,
+            metrics_port=metrics_port,
+            metrics_host=metrics_host,
+            shutdown_grace=shutdown_grace,
         )
+
+
+def _operations(values: Mapping[str, str]) -> tuple[int | None, str, float]:
+    """METRICS_PORT, METRICS_HOST and SHUTDOWN_GRACE checked."""
+    raw_port = values.get("METRICS_PORT", "").strip()
+    port: int | None = None
+    if raw_port:
+        if not raw_port.isdigit() or not 1 <= int(raw_port) <= 65535:
+            raise ConfigError(f"METRICS_PORT must be a port number from 1 to 65535, not {raw_port!r}.")
+        port = int(raw_port)
+    host = values.get("METRICS_HOST", "").strip() or "127.0.0.1"
+    raw_grace = values.get("SHUTDOWN_GRACE", "").strip()
+    grace = 10.0
+    if raw_grace:
+        try:
+            grace = float(raw_grace)
+        except ValueError:
+            grace = -1.0
+        if not 0 <= grace <= 300:
+            raise ConfigError(f"SHUTDOWN_GRACE must be seconds from 0 to 300, not {raw_grace!r}.")
+    return port, host, grace
 
 
 def _redacted(url: str | None) -> str | None:
     """A database URL without its password."""
     if url is None:
         return None
-    from bot.store.postgres import redact
+    from bot.store.urls import redact
 
     return redact(url)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
+from typing import Any
 
 from bot import absence, clocks, seats
 from bot.engine.core import (
@@ -113,6 +114,7 @@ class HandOvers(HostCore):
             seat = seats.seat_of(record, user_id)
             if game is None or seat is None:
                 raise TableError("You are not playing at this table.")
+            changes: dict[str, Any]
             if whole_game:
                 changes = {"quiet_game": sorted({*record.meta.get("quiet_game", []), seat})}
             else:

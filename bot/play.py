@@ -7,7 +7,7 @@ import logging
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import seats
+from bot import metrics, seats
 from bot.deadlines import ONLY_CHOICE
 from bot.engine.core import (
     SYSTEM,
@@ -112,6 +112,7 @@ class Play(HostCore):
             outcome.note = note
             return outcome
 
+    @metrics.counts_actions
     async def _apply(
         self, table: Table, seat: str, action: Action | str, by: str | None = None, who: str = HOST
     ) -> Outcome:

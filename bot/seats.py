@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.engine.core import IllegalAction, OptionSpec
 from bot.store import TableRecord
+from bot.store.forgetting import FORMER, FORMER_NAME
 
 BOT = "bot:"
 """Prefix of bot seat ids (``bot:1``) and bot holders (``bot:hard``)."""
@@ -108,6 +109,8 @@ def name_of(record: TableRecord, seat: str, holder: str | None = None) -> str:
     if is_bot(holder):
         number = record.seats.index(seat) + 1 if seat in record.seats else 0
         return f"Bot {number} ({level_of(holder)})"
+    if holder.startswith(FORMER):  # someone who asked to be forgotten (/game forget-me)
+        return FORMER_NAME
     return f"<@{holder}>"
 
 

@@ -218,11 +218,14 @@ class Tender:
                 break
             seat = auto[0]
             holder = seats.holder_of(record, seat)
+            prompt = game.prompt()  # not None: someone is due to decide
             by: str | None = None
             if seats.is_bot(holder):
                 action = await self._choose(table, seat, seats.level_of(holder))
-            elif seat != game.prompt().player and (
-                seat in record.meta.get("stand_in", ()) or absence.is_away(record.meta, seat)
+            elif (
+                prompt is not None
+                and seat != prompt.player
+                and (seat in record.meta.get("stand_in", ()) or absence.is_away(record.meta, seat))
             ):
                 # The AI standing in lets the chance go: an interrupt would leave its follow-up
                 # decisions waiting for the absent player.

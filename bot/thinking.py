@@ -13,6 +13,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from bot import metrics
 from bot.engine.core import Action, Game
 from bot.engine.registry import GameRegistry, discover
 
@@ -123,6 +124,7 @@ class Thinker:
             self._retire(pool)
             raise
 
+    @metrics.times_decisions
     async def choose(self, game: Game, seat: str, level: str, seed: int) -> Action | None:
         """The action the bot at ``level`` takes for ``seat`` (None: it lets an optional chance go).
 

@@ -11,11 +11,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot import quiet_hours, seats
+from bot import metrics, quiet_hours, seats
 from bot.engine.core import Game, IllegalAction, format_text, help_matches, parse_options, shorten
 from bot.store import LOBBY, PLAYING
 from bot.tables import Table, TableError
 from cogs import components as comp
+from cogs import cooldowns, privacy
 from cogs.picker import ActionTree
 from cogs.replies import reply, send_public
 from cogs.seatnames import seat_choice
@@ -151,6 +152,8 @@ class GameCog(commands.Cog):
     @app_commands.autocomplete(game=game_names, options=option_hints)
     async def new(self, interaction: discord.Interaction, game: str, options: str = "") -> None:
         async with self.bot.working():
+            if await cooldowns.refused(interaction, self.bot.cooldowns, "new", interaction.channel_id):
+                return
             if interaction.guild is None:
                 await reply(interaction, NOT_IN_GUILD)
                 return
@@ -167,6 +170,7 @@ class GameCog(commands.Cog):
                     channel = await channel.create_thread(
                         name=f"{game} table by {interaction.user.display_name}"[:100],
                         type=discord.ChannelType.public_thread,
+                        auto_archive_duration=10080,  # 7 days: games last days, not hours
                     )
                 except discord.HTTPException as exc:
                     await reply(
@@ -378,6 +382,8 @@ class GameCog(commands.Cog):
     )
     async def board(self, interaction: discord.Interaction) -> None:
         async with self.bot.working():
+            if await cooldowns.refused(interaction, self.bot.cooldowns, "board", interaction.channel_id):
+                return
             if interaction.guild is None:
                 await reply(interaction, NOT_IN_GUILD)
                 return
@@ -493,6 +499,12 @@ class GameCog(commands.Cog):
             text = "\n".join(f"• {format_text(line, names)}" for line in lines) or "Nothing has happened yet."
             await reply(interaction, text if len(text) <= 2000 else "…" + text[-1999:])
 
+    @game.command(name="forget-me", description="Remove your id from finished games; an AI takes your seats")
+    @app_commands.describe(confirm="True to do it (without: what it does)")
+    async def forget_me(self, interaction: discord.Interaction, confirm: bool = False) -> None:
+        async with self.bot.working():
+            await privacy.forget_me(self.bot, interaction, confirm)
+
     @game.command(name="hand", description="Your private information in this channel's game")
     async def hand(self, interaction: discord.Interaction) -> None:
         async with self.bot.working():
@@ -504,6 +516,7 @@ class GameCog(commands.Cog):
     async def tend_tables(self) -> None:
         """Tend every table whose deadline has come: reminders, clocks, timeouts, bots (each
         table inside its own error boundary, see ``Scheduler``)."""
+        metrics.tending_tick()
         async with self.bot.working():
             await self.bot.scheduler.run_due()
 

@@ -9,6 +9,7 @@ from typing import Any
 
 import discord
 
+from bot import metrics
 from bot.store import StoreError
 from bot.tables import STORE_DOWN, Table, TableError
 
@@ -66,6 +67,7 @@ async def answer_failure(interaction: discord.Interaction, error: BaseException,
     that cannot be reached says so; anything else says nothing changed (or that the user's move
     was made, if it was: see :data:`APPLIED`)."""
     error = getattr(error, "original", error)
+    metrics.error("command" if what.startswith("/") else "component")
     if isinstance(error, StoreError) or (isinstance(error, TableError) and str(error) == STORE_DOWN):
         log.warning("%s: the game store cannot be reached: %s", what, error)
         text = STORE_DOWN

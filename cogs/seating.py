@@ -13,6 +13,7 @@ from bot.engine.core import format_text
 from bot.store import FINISHED
 from bot.tables import Outcome, Table, TableError
 from cogs import components as comp
+from cogs import cooldowns
 from cogs.replies import APPLIED, pinging, reply, send_public, trim
 from cogs.seatnames import seat_colour
 from cogs.turns import jump_link, timestamp
@@ -242,6 +243,8 @@ class SeatsUI:
         held = seats.holders(record)
         if user not in held.values():
             await reply(interaction, "Only the players of that game can ask for a rematch.")
+            return
+        if await cooldowns.refused(interaction, self.bot.cooldowns, "rematch", table_id):
             return
         people = [h for h in held.values() if not seats.is_bot(h)]
         bots = [seats.level_of(h) for h in held.values() if seats.is_bot(h)]

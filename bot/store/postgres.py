@@ -19,12 +19,13 @@ import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
 from typing import Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
+from bot.store import forgetting
 from bot.store.reads import TableReads
 from bot.store.records import DEFAULT_TIMEOUT, LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
+from bot.store.urls import redact
 
 log = logging.getLogger(__name__)
 
@@ -107,6 +108,13 @@ MIGRATIONS: list[str] = [
         prefs    TEXT NOT NULL
     );
     """,
+    # 7: small facts the bot keeps between starts (the hash of the synced command tree)
+    """
+    CREATE TABLE bot_state (
+        key    TEXT PRIMARY KEY,
+        value  TEXT NOT NULL
+    );
+    """,
 ]
 """The same steps as ``bot.store.sqlite.MIGRATIONS``, in PostgreSQL's dialect."""
 
@@ -139,19 +147,6 @@ def _dollars(query: str) -> str:
         return f"${count}"
 
     return _PLACEHOLDER.sub(number, query)
-
-
-def redact(url: str) -> str:
-    """The URL without its password (for logs and error messages)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "postgresql://…"
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.rsplit("@", 1)[-1]
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc}"))
 
 
 def _record(row: asyncpg.Record | tuple[Any, ...]) -> TableRecord:
@@ -596,6 +591,25 @@ class PostgresStore(TableReads):
 
         await self._write(body, f"table #{record.id}")
         return record.evolve(rev=record.rev + 1)
+
+    async def forget_person(self, user_id: str, pseudonym: str) -> int:
+        """Delete the person's settings and replace ``user_id`` by ``pseudonym`` in every finished
+        or abandoned table, its log and its seats' boards (``/game forget-me``), in one
+        transaction; how many tables were changed."""
+
+        async def body(conn: asyncpg.Connection) -> int:
+            await conn.execute(_dollars(forgetting.FORGET_PREFERENCES), user_id)
+            rows = await conn.fetch(_dollars(forgetting.FIND), *forgetting.find_params(user_id))
+            ids = [row[0] for row in rows]
+            if ids:
+                # Lifted for this transaction only (ALTER TABLE is transactional and locks the log).
+                await conn.execute("ALTER TABLE events DISABLE TRIGGER events_append_only_change")
+                for query, params in forgetting.statements(user_id, pseudonym, ids):
+                    await conn.execute(_dollars(query), *params)
+                await conn.execute("ALTER TABLE events ENABLE TRIGGER events_append_only_change")
+            return len(ids)
+
+        return await self._write(body, "the forgetting of a person")
 
     async def set_message(self, table_id: int, message_id: int | None, shown: int | None = None) -> None:
         """Remember which channel message shows the table now (not a game state change), and

@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot.store import forgetting
 from bot.store.reads import TableReads
 from bot.store.records import DEFAULT_TIMEOUT, LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
 
@@ -100,6 +101,13 @@ MIGRATIONS: list[str] = [
         prefs    TEXT NOT NULL
     );
     """,
+    # 7: small facts the bot keeps between starts (the hash of the synced command tree)
+    """
+    CREATE TABLE bot_state (
+        key    TEXT PRIMARY KEY,
+        value  TEXT NOT NULL
+    );
+    """,
 ]
 
 _COLUMNS = (
@@ -160,6 +168,8 @@ def _connect(target: str, uri: bool, timeout: float) -> sqlite3.Connection:
                 f"the database was written by a newer version of the bot (schema {current}, "
                 f"this one knows {len(MIGRATIONS)})"
             )
+        if 0 < current < len(MIGRATIONS) and not uri:
+            _back_up(conn, target, current)
         for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
             conn.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
         # Prove the file can be written now rather than at the first player's move.
@@ -171,6 +181,21 @@ def _connect(target: str, uri: bool, timeout: float) -> sqlite3.Connection:
         conn.close()
         raise
     return conn
+
+
+def _back_up(conn: sqlite3.Connection, path: str, version: int) -> None:
+    """Copy the database to ``<path>.bak-<version>`` before migrating it from schema ``version``
+    (SQLite's online backup: consistent, WAL included). An existing copy is left as it is."""
+    copy = Path(f"{path}.bak-{version}")
+    if copy.exists():
+        return
+    log.info("copying the database to %s before migrating it from schema %d", copy, version)
+    target = sqlite3.connect(copy)
+    try:
+        conn.backup(target)
+        target.execute("PRAGMA journal_mode=DELETE").fetchall()  # one self-contained file
+    finally:
+        target.close()
 
 
 def _open_error(path: str, exc: BaseException) -> StoreError:
@@ -455,6 +480,26 @@ class SqliteStore(TableReads):
 
         await self._write(body, f"table #{record.id}")
         return record.evolve(rev=record.rev + 1)
+
+    async def forget_person(self, user_id: str, pseudonym: str) -> int:
+        """Delete the person's settings and replace ``user_id`` by ``pseudonym`` in every finished
+        or abandoned table, its log and its seats' boards (``/game forget-me``), in one
+        transaction; how many tables were changed."""
+
+        def body(conn: sqlite3.Connection) -> int:
+            conn.execute(forgetting.FORGET_PREFERENCES, (user_id,))
+            ids = [row[0] for row in conn.execute(forgetting.FIND, forgetting.find_params(user_id))]
+            if ids:
+                conn.execute("DROP TRIGGER events_append_only_update")  # for this transaction only
+                for query, params in forgetting.statements(user_id, pseudonym, ids):
+                    conn.execute(query, params)
+                conn.execute(
+                    "CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events "
+                    "BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END"
+                )
+            return len(ids)
+
+        return await self._write(body, "the forgetting of a person")
 
     async def set_message(self, table_id: int, message_id: int | None, shown: int | None = None) -> None:
         """Remember which channel message shows the table now (not a game state change), and

@@ -1,0 +1,197 @@
+"""Is the bot alive? ``/healthz`` and ``/metrics`` over HTTP (with ``METRICS_PORT`` set), and one
+status line in the log every 10 minutes with the same key figures.
+
+``/healthz`` answers 200 while the Discord gateway is connected or connecting, the database
+answers and the tending loop ticked within 3 of its intervals; else 503, saying which is wrong.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+import discord
+from aiohttp import web
+from prometheus_client import CONTENT_TYPE_LATEST
+
+from bot import metrics
+
+if TYPE_CHECKING:
+    from bot.app import TableBot
+
+log = logging.getLogger(__name__)
+
+STATUS_SECONDS = 600.0
+"""How often the status line is logged."""
+
+DATABASE_TIMEOUT = 5.0
+"""Seconds the database may take to answer a health check."""
+
+TICKS_MISSED = 3
+"""Tending intervals without a tick before the bot counts as unhealthy."""
+
+
+@dataclass(frozen=True)
+class Figures:
+    """One look at the bot: its health and its key figures."""
+
+    gateway: str
+    latency_ms: float | None
+    database_error: str | None
+    tick_age: float | None
+    open_tables: int | None
+    overdue: int | None
+
+    def problems(self, interval: float, running_for: float) -> list[str]:
+        """Why the bot is unhealthy (empty: healthy). Before the first tick the tending loop
+        gets ``TICKS_MISSED`` intervals from the start."""
+        found = []
+        if self.gateway == "closed":
+            found.append("the Discord gateway is closed")
+        if self.database_error is not None:
+            found.append(f"the database does not answer: {self.database_error}")
+        limit = TICKS_MISSED * interval
+        if self.tick_age is None and running_for > limit:
+            found.append(f"the tending loop has not ticked in {running_for:.0f} s (limit {limit:.0f} s)")
+        elif self.tick_age is not None and self.tick_age > limit:
+            found.append(f"the tending loop last ticked {self.tick_age:.0f} s ago (limit {limit:.0f} s)")
+        return found
+
+
+class Health:
+    """The bot's health server and status line (started in ``setup_hook``, stopped on close)."""
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self.port: int | None = None
+        self._runner: web.AppRunner | None = None
+        self._status: asyncio.Task[None] | None = None
+        self._started = time.monotonic()
+        self._last: dict[str, float] = {}
+
+    async def start(self) -> None:
+        """Count interactions and logged errors, start the status line, and serve HTTP if
+        ``METRICS_PORT`` is set."""
+        self._started = time.monotonic()
+        metrics.CountLoggedErrors.install()
+        self.bot.add_listener(self._on_interaction, "on_interaction")
+        self._status = asyncio.create_task(self._status_loop(), name="status-line")
+        port = self.bot.settings.metrics_port
+        if port is None:
+            return
+        app = web.Application()
+        app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/metrics", self._metrics)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.bot.settings.metrics_host, port)
+        await site.start()
+        self.port = port
+        log.info("serving /healthz and /metrics on port %d", port)
+
+    async def stop(self) -> None:
+        """Stop serving and logging."""
+        if self._status is not None:
+            self._status.cancel()
+            self._status = None
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _on_interaction(self, interaction: discord.Interaction) -> None:
+        metrics.interaction(interaction.type.name)
+
+    async def figures(self) -> Figures:
+        """Look at the gateway, the database, the tending loop and the tables now."""
+        bot = self.bot
+        gateway = "closed" if bot.is_closed() else "connected" if bot.is_ready() else "connecting"
+        latency = bot.latency * 1000 if gateway == "connected" and math.isfinite(bot.latency) else None
+        database_error = None
+        open_tables = overdue = None
+        host = bot.host
+        if host is None:
+            database_error = "not opened yet"
+        else:
+            try:
+                async with asyncio.timeout(DATABASE_TIMEOUT):
+                    rows = await host.store.sql(
+                        "SELECT COUNT(*) FROM tables WHERE status IN ('lobby', 'playing')"
+                    )
+                    open_tables = int(rows[0][0])
+                    late = host.now() - timedelta(seconds=TICKS_MISSED * bot.settings.scheduler_seconds)
+                    overdue = sum(1 for r in await host.due() if r.deadline is not None and r.deadline < late)
+            except TimeoutError:
+                database_error = f"no answer within {DATABASE_TIMEOUT:.0f} s"
+            except Exception as exc:  # any failure of the database is the answer here
+                database_error = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+        if open_tables is not None:
+            metrics.OPEN_TABLES.set(open_tables)
+        if overdue is not None:
+            metrics.OVERDUE.set(overdue)
+        return Figures(gateway, latency, database_error, metrics.seconds_since_tick(), open_tables, overdue)
+
+    async def check(self) -> tuple[bool, str]:
+        """``(healthy, one line saying why)``."""
+        figures = await self.figures()
+        running_for = time.monotonic() - self._started
+        problems = figures.problems(self.bot.settings.scheduler_seconds, running_for)
+        if problems:
+            return False, "unhealthy: " + "; ".join(problems)
+        tick = "not yet" if figures.tick_age is None else f"{figures.tick_age:.0f} s ago"
+        return True, f"ok: gateway {figures.gateway}, database answers, tending ticked {tick}"
+
+    async def _healthz(self, request: web.Request) -> web.Response:
+        healthy, line = await self.check()
+        return web.Response(status=200 if healthy else 503, text=line + "\n")
+
+    async def _metrics(self, request: web.Request) -> web.Response:
+        await self.figures()  # refreshes the open-tables and overdue gauges
+        return web.Response(body=metrics.exposition(), headers={"Content-Type": CONTENT_TYPE_LATEST})
+
+    async def status_line(self) -> str:
+        """The key figures, those that count things since the previous status line."""
+        figures = await self.figures()
+        now = {
+            "interactions": metrics.total(metrics.INTERACTIONS),
+            "errors": metrics.total(metrics.ERRORS),
+            "actions": metrics.total(metrics.ACTIONS),
+            "boards": metrics.total(metrics.BOARD_SECONDS),
+            "board_s": metrics.seconds_sum(metrics.BOARD_SECONDS),
+            "ai": metrics.total(metrics.AI_SECONDS),
+            "ai_s": metrics.seconds_sum(metrics.AI_SECONDS),
+        }
+        d = {k: v - self._last.get(k, 0.0) for k, v in now.items()}
+        self._last = now
+        latency = f" ({figures.latency_ms:.0f} ms)" if figures.latency_ms is not None else ""
+        tick = "never" if figures.tick_age is None else f"{figures.tick_age:.0f} s ago"
+        database = "ok" if figures.database_error is None else f"failing ({figures.database_error})"
+        return (
+            f"status: gateway {figures.gateway}{latency}, database {database}; "
+            f"{_count(figures.open_tables)} open tables, {_count(figures.overdue)} overdue; "
+            f"tending ticked {tick}; since the last status: {d['interactions']:.0f} interactions, "
+            f"{d['errors']:.0f} errors, {d['actions']:.0f} actions, "
+            f"{d['boards']:.0f} boards (avg {_avg(d['board_s'], d['boards'])}), "
+            f"{d['ai']:.0f} AI decisions (avg {_avg(d['ai_s'], d['ai'])}); "
+            f"AI queue {metrics.gauge(metrics.AI_QUEUE):.0f}"
+        )
+
+    async def _status_loop(self) -> None:
+        while True:
+            await asyncio.sleep(STATUS_SECONDS)
+            try:
+                log.info("%s", await self.status_line())
+            except Exception:  # a status line must never stop the bot
+                log.warning("could not write the status line", exc_info=True)
+
+
+def _count(value: int | None) -> str:
+    return "?" if value is None else str(value)
+
+
+def _avg(seconds: float, count: float) -> str:
+    return f"{seconds / count:.2f} s" if count else "-"

@@ -1,0 +1,53 @@
+"""``/game forget-me``: what it does, asked to confirm, then done and reported (see bot.privacy)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot import privacy
+from bot.store import LOBBY
+from cogs.replies import reply, trim
+
+if TYPE_CHECKING:
+    from bot.app import TableBot
+
+EXPLAINED = (
+    "**/game forget-me** removes you from this bot's records:\n"
+    "• in every finished game, your Discord id is replaced by “a former player” in the table's "
+    "record and its log (the games and their scores stay, without you);\n"
+    "• your seats in running games are handed to an AI, which plays them to the end;\n"
+    "• you leave every lobby you sit in.\n"
+    "Messages already posted in channels belong to Discord and stay as they are. This cannot be "
+    "undone. To go ahead: `/game forget-me confirm:True`."
+)
+
+
+async def forget_me(bot: TableBot, interaction: discord.Interaction, confirm: bool) -> None:
+    """Explain, or (confirmed) forget the person and tell them what was done."""
+    if not confirm:
+        await reply(interaction, EXPLAINED)
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    done = await privacy.forget(bot.host, str(interaction.user.id))
+    for outcome in done.handed:
+        await bot.ui.turns.show_outcome(outcome)
+        bot.scheduler.kick(outcome.table)
+    for table in done.left:
+        if table.record.status == LOBBY:
+            await bot.ui.turns.edit_table_message(table, **bot.ui.lobby.payload(table))
+        else:  # no person was left: the lobby closed
+            await bot.ui.turns.strip_components(table)
+    lines = [
+        "Done. You are forgotten:",
+        f"• {done.finished} finished game(s) now name “a former player” instead of you;",
+        f"• {len(done.handed)} running game(s): an AI plays your seat now"
+        + (" (" + ", ".join(f"#{o.table.record.id}" for o in done.handed) + ")" if done.handed else "")
+        + ";",
+        f"• {len(done.left)} lobby(ies) left.",
+    ]
+    if done.failed:
+        lines.append("Not changed now (try again in a moment): " + "; ".join(done.failed))
+    lines.append("Messages already posted in channels stay; you can delete your own.")
+    await reply(interaction, trim("\n".join(lines)))

@@ -1,0 +1,128 @@
+"""/healthz, /metrics and the status line of the running bot (SimCord, login faked), through real
+HTTP requests to the port METRICS_PORT names."""
+
+from __future__ import annotations
+
+import logging
+import re
+import socket
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from bot import health, metrics
+from bot.config import Settings
+
+SCHEDULER_SECONDS = 10.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    return Settings(
+        token="test-token",
+        database_path=tmp_path / "data" / "games.db",
+        ai_workers=0,
+        ai_budget=0.05,
+        scheduler_seconds=SCHEDULER_SECONDS,
+        metrics_port=_free_port(),
+    )
+
+
+async def get(bot, path: str) -> tuple[int, str]:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"http://127.0.0.1:{bot.settings.metrics_port}{path}") as response,
+    ):
+        return response.status, await response.text()
+
+
+def sample(text: str, name: str, labels: str = "") -> float:
+    """One sample's value in a Prometheus text exposition (0 when absent)."""
+    pattern = re.escape(name + (f"{{{labels}}}" if labels else "")) + r" ([0-9.e+-]+)$"
+    found = re.search(pattern, text, re.MULTILINE)
+    return float(found.group(1)) if found else 0.0
+
+
+async def test_healthz_is_ok_and_metrics_count_what_the_bot_did(world, simcord_bot, seeds):
+    w = world
+    seeds.value = 21
+    status, text = await get(simcord_bot, "/healthz")
+    assert status == 200 and text.startswith("ok: gateway connected, database answers, tending ticked"), text
+    status, before = await get(simcord_bot, "/metrics")
+    assert status == 200
+
+    # A solo Argo table: one person and one bot; the turn message carries a board, and the bot moves.
+    lobby = (await w.alice.slash(w.channel, "game new", game="Argo", options="bots=1")).response
+    await w.alice.click(lobby, label="Start")
+    for _ in range(3):  # let the bot make its decisions when it is its turn
+        await w.env.advance_time(SCHEDULER_SECONDS)
+
+    status, after = await get(simcord_bot, "/metrics")
+    assert status == 200
+    grew = lambda name, labels="": sample(after, name, labels) - sample(before, name, labels)  # noqa: E731
+    assert grew("argo_interactions_total", 'kind="application_command"') >= 1
+    assert grew("argo_interactions_total", 'kind="component"') >= 1
+    assert grew("argo_board_seconds_count") >= 1 and grew("argo_board_seconds_sum") > 0
+    assert sample(after, "argo_open_tables") == 1
+    assert sample(after, "argo_overdue_deadlines") == 0
+    assert sample(after, "argo_ai_queue_depth") == 0
+    assert sample(after, "argo_tending_last_tick_timestamp_seconds") > 1.7e9
+    # Seed 21: the bot builds first. Every move is one action; the bot's are one decision each
+    # (a move with only one choice is made for the player without asking anyone).
+    log = await simcord_bot.host.store.log(1)
+    moves = [e for e in log if e.action.get("type") not in ("open", "start")]
+    decided = [e for e in moves if e.action.get("by") == "bot:normal"]
+    assert decided, [(e.actor, e.action) for e in log]
+    assert grew("argo_actions_total", 'game="Argo"') == len(moves)
+    assert grew("argo_ai_decision_seconds_count") == len(decided)
+    assert "# HELP argo_errors_total" in after
+
+
+async def test_healthz_says_503_when_the_tending_loop_stops_ticking(world, simcord_bot):
+    assert (await get(simcord_bot, "/healthz"))[0] == 200
+    simcord_bot.get_cog("GameCog").tend_tables.cancel()
+    await world.env.advance_time(3 * SCHEDULER_SECONDS + 1)
+    status, text = await get(simcord_bot, "/healthz")
+    assert status == 503
+    assert text.startswith("unhealthy: the tending loop last ticked 3") and "(limit 30 s)" in text, text
+
+
+async def test_healthz_says_503_when_the_database_fails(world, simcord_bot, monkeypatch):
+    async def failing(query, params=()):
+        raise OSError("disk I/O error")
+
+    monkeypatch.setattr(simcord_bot.host.store, "sql", failing)
+    status, text = await get(simcord_bot, "/healthz")
+    assert status == 503 and text == "unhealthy: the database does not answer: disk I/O error\n"
+    assert (await get(simcord_bot, "/metrics"))[0] == 200  # the figures are still served
+
+
+async def test_a_status_line_every_ten_minutes(world, simcord_bot, caplog):
+    w = world
+    await w.alice.slash(w.channel, "game new", game="Pebbles")
+    with caplog.at_level(logging.INFO, logger="bot.health"):
+        await w.env.advance_time(health.STATUS_SECONDS)
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("status:")]
+    assert len(lines) == 1, lines
+    assert re.fullmatch(
+        r"status: gateway connected \(\d+ ms\), database ok; 1 open tables, 0 overdue; "
+        r"tending ticked \d+ s ago; "
+        r"since the last status: \d+ interactions, \d+ errors, \d+ actions, \d+ boards \(avg .+\), "
+        r"\d+ AI decisions \(avg .+\); AI queue 0",
+        lines[0],
+    ), lines[0]
+
+
+def test_errors_logged_by_discord_py_are_counted_by_kind():
+    metrics.CountLoggedErrors.install()
+    before = metrics.total(metrics.ERRORS)
+    logging.getLogger("discord.ui.view").error("Ignoring exception in view")
+    logging.getLogger("discord.ui.view").warning("not an error")
+    assert metrics.total(metrics.ERRORS) == before + 1

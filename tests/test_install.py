@@ -1,0 +1,101 @@
+"""Lean installs: a plain install pulls neither mypy (only ``ARGO_COMPILE=1`` builds need it) nor
+asyncpg (the ``postgres`` extra), and the bot runs on SQLite without asyncpg."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_build_backend_asks_for_mypy_only_when_compiling():
+    code = """
+import json, os, backend
+asked = {}
+for compile in ("", "1"):
+    os.environ["ARGO_COMPILE"] = compile
+    for hook in ("get_requires_for_build_wheel", "get_requires_for_build_editable"):
+        asked[hook + compile] = getattr(backend, hook)()
+print(json.dumps(asked))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env={**os.environ, "PYTHONPATH": "_build"},
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    asked = json.loads(done.stdout.splitlines()[-1])  # setuptools prints its own lines first
+    for hook in ("get_requires_for_build_wheel", "get_requires_for_build_editable"):
+        assert not any(r.startswith("mypy") for r in asked[hook]), asked
+        assert "mypy==2.4.1" in asked[hook + "1"], asked
+    build = tomllib.loads((ROOT / "pyproject.toml").read_text())["build-system"]
+    assert build["build-backend"] == "backend" and build["backend-path"] == ["_build"]
+    assert not any("mypy" in r for r in build["requires"])
+
+
+def test_a_plain_install_pulls_neither_mypy_nor_asyncpg(tmp_path):
+    """pip resolves a plain install as into a fresh environment (--ignore-installed), through the
+    in-tree backend in an isolated build environment, without installing anything."""
+    report = tmp_path / "report.json"
+    env = {k: v for k, v in os.environ.items() if k != "ARGO_COMPILE"}
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-v", "--dry-run", "--ignore-installed",
+         "--report", str(report), str(ROOT)],
+        env=env, capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    items = json.loads(report.read_text())["install"]
+    installed = {item["metadata"]["name"].lower().replace("_", "-") for item in items}
+    expected = {"argo-table-bot", "discord.py", "aiohttp", "pillow", "prometheus-client", "python-dotenv"}
+    assert expected <= installed
+    assert "asyncpg" not in installed and "mypy" not in installed, sorted(installed)
+    # The build environment got setuptools and nothing from the compiler.
+    said = done.stdout + done.stderr
+    assert "Getting requirements to build wheel: finished with status 'done'" in said, said[-3000:]
+    assert "setuptools" in said and "installing backend dependencies" not in said.lower()
+    assert "mypy" not in said.lower()
+
+
+def test_the_bot_runs_on_sqlite_without_asyncpg_and_names_the_extra_for_postgres(tmp_path):
+    code = """
+import asyncio, sys
+sys.modules["asyncpg"] = None  # as if the postgres extra were not installed
+import bot.__main__, bot.app, cogs.game
+from bot.store import StoreError, open_store
+
+async def main():
+    store = await open_store(sys.argv[1])
+    await store.close()
+    try:
+        await open_store("postgresql://bot@127.0.0.1:1/argo")
+    except StoreError as exc:
+        print(exc.exit_status, exc)
+
+asyncio.run(main())
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "games.db")],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines() == [
+        "2 a PostgreSQL DATABASE_URL needs the asyncpg driver: install the postgres extra "
+        '(pip install "argo-table-bot[postgres]", or pip install -e ".[postgres]" in a checkout)'
+    ]
+
+
+def test_requirements_txt_pins_every_dependency_and_the_postgres_extra():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pins = {}
+    for line in (ROOT / "requirements.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            name, _, version = line.partition("==")
+            assert version, f"not pinned: {line}"
+            pins[name.lower().replace("_", "-")] = version
+    wanted = [*project["dependencies"], *project["optional-dependencies"]["postgres"]]
+    for requirement in wanted:
+        name = requirement.split(">")[0].split("<")[0].split("=")[0].strip().lower()
+        assert name in pins, f"{name} is declared in pyproject.toml but not pinned in requirements.txt"
