@@ -105,7 +105,8 @@ class Tender:
             hours = int(settings["clock"])
             meta = record.meta
             timeout_version = None
-            for kind in clocks.due(meta, hours, self.host.now()):
+            kinds = clocks.due(meta, hours, self.host.now())
+            for kind in kinds:
                 if kind == clocks.HOLD:
                     timeout_version = record.version
                     continue
@@ -115,6 +116,8 @@ class Tender:
                 meta = clocks.mark(meta, kind)
                 if seats.is_bot(holder) or absence.is_away(meta, seat):
                     continue
+                if kind != clocks.OUT and clocks.OUT in kinds:
+                    continue  # a reminder that comes together with the end of the clock is moot
                 if kind == clocks.OUT and settings["idle"] == "bot":
                     effect = {"kind": effects.TAKEOVER, "seat": seat, "level": settings["level"]}
                     # and the AI answers the seat's waits until they are back

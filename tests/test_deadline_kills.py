@@ -96,7 +96,7 @@ async def run_with_kills(url: str, notices: Path, shards: list[int | None], rng:
         for attempt in range(3):
             procs = [worker(url, minutes, notices, shard) for shard in shards]
             if attempt < 2:
-                await asyncio.sleep(rng.uniform(0.3, 1.2))  # start-up takes about half of that
+                await asyncio.sleep(rng.uniform(0.05, 0.9))  # start-up takes about half a second
                 for proc in procs:
                     if proc.poll() is None:
                         proc.send_signal(signal.SIGKILL)
