@@ -1,0 +1,198 @@
+"""Animated replays: the public boards of a game, one frame per turn, as one animated GIF.
+
+Each frame is the board picture of a public view (``render.board_png``, with what changed since
+the previous frame marked) under a caption strip naming the turn and who played it; the last
+frame holds the final ranking. The animation is made to fit Discord's upload limit: smaller
+frames first, then one frame per round (docs/boards.md, "Replays", says why GIF and these sizes).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image, ImageDraw, ImageFont
+
+import render
+
+UPLOAD_LIMIT = 10 * 1024 * 1024
+"""Discord's attachment limit (10 MiB)."""
+BUDGET = UPLOAD_LIMIT - 256 * 1024
+"""What a replay may weigh: the limit, less room for the rest of the upload."""
+WIDTHS = (720, 540)
+"""Frame widths tried, widest first: 720 px reads well when opened, 540 px is what Discord shows
+inline anyway (about 550 px)."""
+FRAME_MS = 700
+LAST_FRAME_MS = 5000
+CAPTION_SIZE = 26
+"""Caption text size on the full-size (1080 px) board, so 17 px at 720 and 13 px at 540."""
+CAPTION_FG = (232, 236, 244)
+CAPTION_DIM = (150, 160, 175)
+
+
+@dataclass
+class Frame:
+    """One frame: a public view and the lines captioning it (the first one in bold colour)."""
+
+    view: dict[str, Any]
+    caption: list[str]
+    ranking: list[str] = field(default_factory=list)
+    """The final ranking, drawn over the board (the last frame of a finished game)."""
+
+
+@dataclass
+class Animation:
+    """An animated replay: the file, and how it was made to fit."""
+
+    data: bytes
+    frames: int
+    every: int
+    """1: a frame per turn; n: one frame every n turns (a round)."""
+    width: int
+    fits: bool
+    """False if even the smallest form is over the budget (it is then not posted)."""
+    filename: str = "replay.gif"
+
+
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=size)
+
+
+def _fit_text(text: str, font: Any, width: int) -> str:
+    """``text`` cut (with an ellipsis) to ``width`` pixels."""
+    if font.getlength(text) <= width:
+        return text
+    low, high = 0, len(text)  # the longest prefix that fits, by bisection
+    while low < high:
+        middle = (low + high + 1) // 2
+        if font.getlength(text[:middle] + "…") <= width:
+            low = middle
+        else:
+            high = middle - 1
+    return text[:low].rstrip() + "…"
+
+
+def _boards(frames: Sequence[Frame]) -> list[bytes]:
+    """Each frame's board picture (PNG), what changed since the frame before marked."""
+    pictures: list[bytes] = []
+    previous: dict[str, Any] | None = None
+    for frame in frames:
+        png = render.board_png(frame.view, previous)
+        if png is None:
+            raise ValueError(f"no renderer for {frame.view.get('game')}")
+        pictures.append(png)
+        previous = frame.view
+    return pictures
+
+
+def _caption_height(lines: int, size: int) -> int:
+    return lines * (size + size // 3) + size // 2
+
+
+def _compose(
+    board: Image.Image, frame: Frame, width: int, height: int, palette: Image.Image, lines: int
+) -> Image.Image:
+    """One frame at ``width`` x ``height``: caption strip, the board scaled to fit, the ranking."""
+    scale = width / board.width
+    size = max(10, round(CAPTION_SIZE * width / 1080))
+    top = _caption_height(lines, size)
+    rgb = board.convert("RGB")
+    background = rgb.getpixel((2, 2))
+    canvas = Image.new("RGB", (width, height), background)
+    shown = rgb.resize((width, max(1, round(board.height * scale))), Image.Resampling.BOX)
+    canvas.paste(shown, (0, top))
+    draw = ImageDraw.Draw(canvas)
+    font = _font(size)
+    y = size // 4
+    for index, line in enumerate(frame.caption[:lines]):
+        fill = CAPTION_FG if index == 0 else CAPTION_DIM
+        draw.text((size // 2, y), _fit_text(line, font, width - size), font=font, fill=fill)
+        y += size + size // 3
+    if frame.ranking:
+        big = _font(round(size * 1.2))
+        row = round(size * 1.2) + size // 2
+        box_w = width - 2 * size
+        box_h = row * len(frame.ranking) + size
+        x0, y0 = size, top + size
+        draw.rectangle((x0, y0, x0 + box_w, y0 + box_h), fill=background, outline=CAPTION_FG, width=2)
+        for index, line in enumerate(frame.ranking):
+            draw.text((x0 + size // 2, y0 + size // 2 + index * row), _fit_text(line, big, box_w - size), font=big,
+                      fill=CAPTION_FG)
+    return canvas.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def _palette(first: Image.Image) -> Image.Image:
+    """The one palette of every frame: the board's own (both games draw from a fixed palette of
+    256 colours, which has the caption's dark and light colours or close ones)."""
+    if first.mode == "P":
+        palette = Image.new("P", (1, 1))
+        palette.putpalette(first.getpalette() or [])
+        return palette
+    return first.convert("RGB").quantize(256, dither=Image.Dither.NONE)
+
+
+def encode(
+    frames: Sequence[Frame], pictures: Sequence[bytes], width: int, every: int, lines: int
+) -> tuple[bytes, int]:
+    """The GIF of every ``every``-th frame (and the last) at ``width``; returns (data, frames)."""
+    chosen = [i for i in range(len(frames)) if i % every == 0]
+    if chosen[-1] != len(frames) - 1:
+        chosen.append(len(frames) - 1)
+    palette = _palette(Image.open(io.BytesIO(pictures[chosen[0]])))
+    tallest = 0
+    for i in chosen:
+        w, h = Image.open(io.BytesIO(pictures[i])).size  # reads the header only
+        tallest = max(tallest, round(h * width / w))
+    size = max(10, round(CAPTION_SIZE * width / 1080))
+    height = tallest + _caption_height(lines, size)
+    images = [
+        _compose(Image.open(io.BytesIO(pictures[i])), frames[i], width, height, palette, lines) for i in chosen
+    ]
+    durations = [FRAME_MS] * (len(images) - 1) + [LAST_FRAME_MS]
+    buf = io.BytesIO()
+    images[0].save(
+        buf, "GIF", save_all=True, append_images=images[1:], duration=durations, loop=0, disposal=1
+    )
+    return buf.getvalue(), len(images)
+
+
+def _forms(turns: int, players: int) -> list[tuple[int, int]]:
+    """``(every, width)`` in order of preference: every turn (wide, then narrow), then one frame
+    per round, then every second round, ... down to two frames."""
+    forms = [(1, width) for width in WIDTHS]
+    every = max(players, 2)
+    while True:
+        forms += [(every, width) for width in WIDTHS]
+        if turns // every < 2:
+            return forms
+        every *= 2
+
+
+def _frame_count(total: int, every: int) -> int:
+    return (total - 1) // every + 1 + (1 if (total - 1) % every else 0)
+
+
+def animate(frames: Sequence[Frame], *, players: int, budget: int = BUDGET) -> Animation:
+    """The replay of ``frames`` as an animated GIF within ``budget`` bytes, in the first form of
+    :func:`_forms` that fits (a form predicted from the last one tried to be well over the budget
+    is skipped without encoding). ``fits`` is False if even the smallest is too big."""
+    if not frames:
+        raise ValueError("a replay needs at least one frame")
+    pictures = _boards(frames)
+    lines = max(len(f.caption) for f in frames)
+    last: tuple[int, int, int] | None = None  # (bytes, frames, width) of the last form tried
+    tried = Animation(b"", 0, 1, WIDTHS[0], False)
+    for every, width in _forms(len(frames), players):
+        count = _frame_count(len(frames), every)
+        if last is not None:
+            predicted = last[0] * (count / last[1]) * (width / last[2]) ** 2
+            if predicted > budget * 1.15:
+                continue
+        data, count = encode(frames, pictures, width, every, lines)
+        tried = Animation(data, count, every, width, len(data) <= budget)
+        if tried.fits:
+            return tried
+        last = (len(data), count, width)
+    return tried
