@@ -51,7 +51,9 @@ def who_played(step: Step, labels: Mapping[str, str]) -> str:
     return name
 
 
-def ranking_lines(result: Mapping[str, Any], names: Mapping[str, str], score_label: str, label_one: str) -> list[str]:
+def ranking_lines(
+    result: Mapping[str, Any], names: Mapping[str, str], score_label: str, label_one: str
+) -> list[str]:
     """The final ranking, one line per player: place, name, score, winner."""
     lines = []
     previous: tuple[int, str] | None = None
@@ -86,7 +88,9 @@ def frames_of(replay: Replay, game_cls: type[Game], table_id: int, labels: Mappi
         frames.append(Frame(step.view, caption))
     if replay.result is not None and frames:
         names = seat_names(replay.steps[-1].view, holders, labels)
-        frames[-1].ranking = ranking_lines(replay.result, names, game_cls.score_label, game_cls.score_label_one)
+        frames[-1].ranking = ranking_lines(
+            replay.result, names, game_cls.score_label, game_cls.score_label_one
+        )
     return frames
 
 

@@ -118,8 +118,12 @@ def _compose(
         x0, y0 = size, top + size
         draw.rectangle((x0, y0, x0 + box_w, y0 + box_h), fill=background, outline=CAPTION_FG, width=2)
         for index, line in enumerate(frame.ranking):
-            draw.text((x0 + size // 2, y0 + size // 2 + index * row), _fit_text(line, big, box_w - size), font=big,
-                      fill=CAPTION_FG)
+            draw.text(
+                (x0 + size // 2, y0 + size // 2 + index * row),
+                _fit_text(line, big, box_w - size),
+                font=big,
+                fill=CAPTION_FG,
+            )
     return canvas.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
@@ -148,7 +152,8 @@ def encode(
     size = max(10, round(CAPTION_SIZE * width / 1080))
     height = tallest + _caption_height(lines, size)
     images = [
-        _compose(Image.open(io.BytesIO(pictures[i])), frames[i], width, height, palette, lines) for i in chosen
+        _compose(Image.open(io.BytesIO(pictures[i])), frames[i], width, height, palette, lines)
+        for i in chosen
     ]
     durations = [FRAME_MS] * (len(images) - 1) + [LAST_FRAME_MS]
     buf = io.BytesIO()

@@ -75,7 +75,9 @@ async def ladder(store: AnyStore, guild_id: int, game: str) -> Ladder:
     return Ladder.from_json(json.loads(rows[0][0])) if rows else Ladder()
 
 
-async def _save_ladder(store: AnyStore, guild_id: int, game: str, value: Ladder, *, force: bool = False) -> None:
+async def _save_ladder(
+    store: AnyStore, guild_id: int, game: str, value: Ladder, *, force: bool = False
+) -> None:
     guard = "" if force else " WHERE ladders.applied <= excluded.applied"
     await store.sql(
         "INSERT INTO ladders (guild_id, game, applied, data) VALUES (?, ?, ?, ?) "
@@ -147,8 +149,12 @@ class Finished:
 
 
 async def history(
-    store: AnyStore, guild_id: int, player: str | None = None, game: str | None = None,
-    limit: int = 10, offset: int = 0,
+    store: AnyStore,
+    guild_id: int,
+    player: str | None = None,
+    game: str | None = None,
+    limit: int = 10,
+    offset: int = 0,
 ) -> tuple[list[Finished], int]:
     """Finished tables of a server (of one player, of one game if given), newest first, one page;
     and how many there are in all."""
@@ -185,7 +191,9 @@ async def open_lobbies(store: AnyStore, guild_id: int) -> list[TableRecord]:
     return await store.lobbies(guild_id)
 
 
-async def finished_tables(store: AnyStore, guild_id: int, typed: str = "", limit: int = 25) -> list[tuple[int, str]]:
+async def finished_tables(
+    store: AnyStore, guild_id: int, typed: str = "", limit: int = 25
+) -> list[tuple[int, str]]:
     """``(table id, game)`` of the server's most recent finished tables whose id or game starts
     with ``typed`` (for autocomplete)."""
     rows = await store.sql(
@@ -193,6 +201,8 @@ async def finished_tables(store: AnyStore, guild_id: int, typed: str = "", limit
         (guild_id,),
     )
     text = typed.strip().lstrip("#").lower()
-    return [(int(i), str(g)) for i, g in rows if not text or str(i).startswith(text) or str(g).lower().startswith(text)][
-        :limit
-    ]
+    return [
+        (int(i), str(g))
+        for i, g in rows
+        if not text or str(i).startswith(text) or str(g).lower().startswith(text)
+    ][:limit]

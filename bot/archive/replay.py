@@ -9,6 +9,7 @@ a ``replace`` row changes who holds a seat from then on.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -39,10 +40,9 @@ class LogRow:
 
 async def log_rows(store: AnyStore, table_id: int, upto: int | None = None) -> list[LogRow]:
     """The table's whole log, oldest first (the rows up to version ``upto`` if given)."""
-    import json
-
     rows = await store.sql(
-        "SELECT seq, actor, action, summary, turn, at FROM events WHERE table_id = ? AND seq <= ? ORDER BY seq",
+        "SELECT seq, actor, action, summary, turn, at FROM events "
+        "WHERE table_id = ? AND seq <= ? ORDER BY seq",
         (table_id, upto if upto is not None else 2**31 - 1),
     )
     found = []
