@@ -96,6 +96,7 @@ class TableBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         from cogs import components
+        from cogs.archive import setup_archive
         from cogs.game import GameCog
         from cogs.shortcuts import shortcut_groups
         from cogs.turns import warm_boards
@@ -113,7 +114,9 @@ class TableBot(commands.Bot):
         self.tender = Tender(self.host, self.thinker)
         await warm_boards()
         self.add_dynamic_items(*components.ALL_ITEMS)
-        await self.add_cog(GameCog(self))
+        game_cog = GameCog(self)
+        await self.add_cog(game_cog)
+        await setup_archive(self, game_cog.game)
         for group in shortcut_groups():
             self.tree.add_command(group)
         if self.settings.dev_guild_id is not None:

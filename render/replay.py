@@ -74,17 +74,23 @@ def _fit_text(text: str, font: Any, width: int) -> str:
     return text[:low].rstrip() + "…"
 
 
-def _boards(frames: Sequence[Frame]) -> list[bytes]:
-    """Each frame's board picture (PNG), what changed since the frame before marked."""
-    pictures: list[bytes] = []
-    previous: dict[str, Any] | None = None
-    for frame in frames:
-        png = render.board_png(frame.view, previous)
-        if png is None:
-            raise ValueError(f"no renderer for {frame.view.get('game')}")
-        pictures.append(png)
-        previous = frame.view
-    return pictures
+class _Boards:
+    """Board pictures (PNG) drawn on demand, each marking what changed since the frame shown
+    before it, and kept for the next form tried."""
+
+    def __init__(self, frames: Sequence[Frame]) -> None:
+        self._frames = frames
+        self._drawn: dict[tuple[int, int | None], bytes] = {}
+
+    def picture(self, index: int, before: int | None) -> bytes:
+        key = (index, before)
+        if key not in self._drawn:
+            previous = self._frames[before].view if before is not None else None
+            png = render.board_png(self._frames[index].view, previous)
+            if png is None:
+                raise ValueError(f"no renderer for {self._frames[index].view.get('game')}")
+            self._drawn[key] = png
+        return self._drawn[key]
 
 
 def _caption_height(lines: int, size: int) -> int:
@@ -137,23 +143,28 @@ def _palette(first: Image.Image) -> Image.Image:
     return first.convert("RGB").quantize(256, dither=Image.Dither.NONE)
 
 
-def encode(
-    frames: Sequence[Frame], pictures: Sequence[bytes], width: int, every: int, lines: int
-) -> tuple[bytes, int]:
+def chosen_frames(total: int, every: int) -> list[int]:
+    """The indexes of the frames kept when showing every ``every``-th one (and always the last)."""
+    chosen = list(range(0, total, every))
+    if chosen[-1] != total - 1:
+        chosen.append(total - 1)
+    return chosen
+
+
+def encode(frames: Sequence[Frame], boards: _Boards, width: int, every: int, lines: int) -> tuple[bytes, int]:
     """The GIF of every ``every``-th frame (and the last) at ``width``; returns (data, frames)."""
-    chosen = [i for i in range(len(frames)) if i % every == 0]
-    if chosen[-1] != len(frames) - 1:
-        chosen.append(len(frames) - 1)
-    palette = _palette(Image.open(io.BytesIO(pictures[chosen[0]])))
+    chosen = chosen_frames(len(frames), every)
+    pictures = [boards.picture(i, before) for before, i in zip([None, *chosen], chosen, strict=False)]
+    palette = _palette(Image.open(io.BytesIO(pictures[0])))
     tallest = 0
-    for i in chosen:
-        w, h = Image.open(io.BytesIO(pictures[i])).size  # reads the header only
+    for png in pictures:
+        w, h = Image.open(io.BytesIO(png)).size  # reads the header only
         tallest = max(tallest, round(h * width / w))
     size = max(10, round(CAPTION_SIZE * width / 1080))
     height = tallest + _caption_height(lines, size)
     images = [
-        _compose(Image.open(io.BytesIO(pictures[i])), frames[i], width, height, palette, lines)
-        for i in chosen
+        _compose(Image.open(io.BytesIO(png)), frames[i], width, height, palette, lines)
+        for png, i in zip(pictures, chosen, strict=True)
     ]
     durations = [FRAME_MS] * (len(images) - 1) + [LAST_FRAME_MS]
     buf = io.BytesIO()
@@ -175,27 +186,23 @@ def _forms(turns: int, players: int) -> list[tuple[int, int]]:
         every *= 2
 
 
-def _frame_count(total: int, every: int) -> int:
-    return (total - 1) // every + 1 + (1 if (total - 1) % every else 0)
-
-
 def animate(frames: Sequence[Frame], *, players: int, budget: int = BUDGET) -> Animation:
     """The replay of ``frames`` as an animated GIF within ``budget`` bytes, in the first form of
     :func:`_forms` that fits (a form predicted from the last one tried to be well over the budget
     is skipped without encoding). ``fits`` is False if even the smallest is too big."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
-    pictures = _boards(frames)
+    boards = _Boards(frames)
     lines = max(len(f.caption) for f in frames)
     last: tuple[int, int, int] | None = None  # (bytes, frames, width) of the last form tried
     tried = Animation(b"", 0, 1, WIDTHS[0], False)
     for every, width in _forms(len(frames), players):
-        count = _frame_count(len(frames), every)
+        count = len(chosen_frames(len(frames), every))
         if last is not None:
             predicted = last[0] * (count / last[1]) * (width / last[2]) ** 2
             if predicted > budget * 1.15:
                 continue
-        data, count = encode(frames, pictures, width, every, lines)
+        data, count = encode(frames, boards, width, every, lines)
         tried = Animation(data, count, every, width, len(data) <= budget)
         if tried.fits:
             return tried
