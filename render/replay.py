@@ -151,10 +151,13 @@ def chosen_frames(total: int, every: int) -> list[int]:
     return chosen
 
 
-def encode(frames: Sequence[Frame], boards: _Boards, width: int, every: int, lines: int) -> tuple[bytes, int]:
-    """The GIF of every ``every``-th frame (and the last) at ``width``; returns (data, frames)."""
-    chosen = chosen_frames(len(frames), every)
-    pictures = [boards.picture(i, before) for before, i in zip([None, *chosen], chosen, strict=False)]
+def encode(
+    frames: Sequence[Frame], boards: _Boards, width: int, chosen: Sequence[int], lines: int
+) -> bytes:
+    """The GIF of the ``chosen`` frames at ``width`` (each board marking what changed since the
+    chosen frame before it)."""
+    befores = [chosen[k - 1] if k else (i - 1 if i else None) for k, i in enumerate(chosen)]
+    pictures = [boards.picture(i, before) for i, before in zip(chosen, befores, strict=True)]
     palette = _palette(Image.open(io.BytesIO(pictures[0])))
     tallest = 0
     for png in pictures:
@@ -171,7 +174,26 @@ def encode(frames: Sequence[Frame], boards: _Boards, width: int, every: int, lin
     images[0].save(
         buf, "GIF", save_all=True, append_images=images[1:], duration=durations, loop=0, disposal=1
     )
-    return buf.getvalue(), len(images)
+    return buf.getvalue()
+
+
+SAMPLE_RUN = 4
+"""Consecutive frames per sample when a form's size is estimated before it is encoded."""
+
+
+def estimate(frames: Sequence[Frame], boards: _Boards, width: int, chosen: Sequence[int], lines: int) -> int:
+    """The size a form's GIF will about have, from two short runs of its frames encoded alone:
+    one whole frame, then each further frame costs what it changes (the runs' mean)."""
+    count = len(chosen)
+    starts = (count // 3, 2 * count // 3)
+    firsts, deltas = [], []
+    for start in starts:
+        run = list(chosen[start : start + SAMPLE_RUN])
+        one = len(encode(frames, boards, width, run[:1], lines))
+        whole = len(encode(frames, boards, width, run, lines))
+        firsts.append(one)
+        deltas.append((whole - one) / max(len(run) - 1, 1))
+    return round(max(firsts) + (count - 1) * sum(deltas) / len(deltas))
 
 
 def _forms(turns: int, players: int) -> list[tuple[int, int]]:
@@ -188,23 +210,22 @@ def _forms(turns: int, players: int) -> list[tuple[int, int]]:
 
 def animate(frames: Sequence[Frame], *, players: int, budget: int = BUDGET) -> Animation:
     """The replay of ``frames`` as an animated GIF within ``budget`` bytes, in the first form of
-    :func:`_forms` that fits (a form predicted from the last one tried to be well over the budget
-    is skipped without encoding). ``fits`` is False if even the smallest is too big."""
+    :func:`_forms` that fits. A long form is estimated first (:func:`estimate`) and skipped
+    without being drawn whole when clearly too big. ``fits`` is False if nothing fits."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
     boards = _Boards(frames)
     lines = max(len(f.caption) for f in frames)
-    last: tuple[int, int, int] | None = None  # (bytes, frames, width) of the last form tried
+    forms = _forms(len(frames), players)
     tried = Animation(b"", 0, 1, WIDTHS[0], False)
-    for every, width in _forms(len(frames), players):
-        count = len(chosen_frames(len(frames), every))
-        if last is not None:
-            predicted = last[0] * (count / last[1]) * (width / last[2]) ** 2
-            if predicted > budget * 1.15:
-                continue
-        data, count = encode(frames, boards, width, every, lines)
-        tried = Animation(data, count, every, width, len(data) <= budget)
+    for number, (every, width) in enumerate(forms):
+        chosen = chosen_frames(len(frames), every)
+        last = number == len(forms) - 1
+        long = not last and len(chosen) > 3 * SAMPLE_RUN
+        if long and estimate(frames, boards, width, chosen, lines) > budget * 1.1:
+            continue
+        data = encode(frames, boards, width, chosen, lines)
+        tried = Animation(data, len(chosen), every, width, len(data) <= budget)
         if tried.fits:
             return tried
-        last = (len(data), count, width)
     return tried
