@@ -56,14 +56,15 @@ def ranking_lines(
 ) -> list[str]:
     """The final ranking, one line per player: place, name, score, winner."""
     lines = []
-    previous: tuple[int, str] | None = None
+    previous: tuple[bool, int, str] | None = None
     place = 0
     for index, player in enumerate(result.get("ranking", []), start=1):
         score = int(result.get("scores", {}).get(player, 0))
         detail = str(result.get("details", {}).get(player, ""))
-        if (score, detail) != previous:
+        key = (player in result.get("winners", []), score, detail)
+        if key != previous:
             place = index
-        previous = (score, detail)
+        previous = key
         unit = label_one if score == 1 else score_label
         winner = " - winner" if player in result.get("winners", []) else ""
         lines.append(f"{place}. {names.get(player, player)}: {score} {unit}{winner}")

@@ -69,12 +69,12 @@ def moment(when: datetime) -> str:
 
 def places(result: Result) -> dict[str, int]:
     """Each player's place, best first: players with the same score and tie-break detail share
-    a place (as the final message ranks them)."""
+    a place, unless one of them won (a winner is always ahead of those who did not win)."""
     found: dict[str, int] = {}
-    previous: tuple[int, str] | None = None
+    previous: tuple[bool, int, str] | None = None
     place = 0
     for index, player in enumerate(result.ranked(), start=1):
-        key = (result.scores.get(player, 0), result.details.get(player, ""))
+        key = (player in result.winners, result.scores.get(player, 0), result.details.get(player, ""))
         if key != previous:
             place = index
         previous = key
