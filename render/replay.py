@@ -182,10 +182,11 @@ SAMPLE_RUN = 4
 
 
 def estimate(frames: Sequence[Frame], boards: _Boards, width: int, chosen: Sequence[int], lines: int) -> int:
-    """The size a form's GIF will about have, from two short runs of its frames encoded alone:
-    one whole frame, then each further frame costs what it changes (the runs' mean)."""
+    """The size a form's GIF will about have, from two short runs of its frames encoded alone
+    (mid-game and the end, where boards are biggest): one whole frame, then each further frame
+    costs what it changes (the runs' mean)."""
     count = len(chosen)
-    starts = (count // 3, 2 * count // 3)
+    starts = (count // 2, count - SAMPLE_RUN)
     firsts, deltas = [], []
     for start in starts:
         run = list(chosen[start : start + SAMPLE_RUN])

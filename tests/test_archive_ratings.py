@@ -55,7 +55,9 @@ async def pebbles(
         assert current is not None
         holder = current.holder_of(seat)
         if holder.startswith("bot:"):
-            await host.play_for(channel, table.record.id, current.record.version, seat, {"type": "take", "n": n})
+            await host.play_for(
+                channel, table.record.id, current.record.version, seat, {"type": "take", "n": n}
+            )
         else:
             await host.act(channel, holder, {"type": "take", "n": n})
     host.clock.advance(minutes=1)  # type: ignore[attr-defined]
@@ -143,7 +145,9 @@ async def test_a_rebuild_equals_the_ratings_kept_game_by_game(host):
     assert live["count"] == len(games)
     rebuilt = await ledger.rebuild(host.store, host.registry)
     assert rebuilt[(GUILD, "Pebbles")].to_json() == live
-    stored = await host.store.sql("SELECT data FROM ladders WHERE guild_id = ? AND game = ?", (GUILD, "Pebbles"))
+    stored = await host.store.sql(
+        "SELECT data FROM ladders WHERE guild_id = ? AND game = ?", (GUILD, "Pebbles")
+    )
     assert json.loads(stored[0][0]) == live
     # a ladder built by hand in the same order gives the very same floats
     assert build(await ledger.results(host.store, GUILD, "Pebbles")).to_json() == live
