@@ -409,7 +409,9 @@ class ArchiveCog(commands.Cog):
         if record is None:
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await interaction.followup.send(**await self._step_payload(record, record.version, 0), ephemeral=True)
+        payload = await self._step_payload(record, record.version, 0)
+        payload["files"] = payload.pop("attachments")
+        await interaction.followup.send(**payload, ephemeral=True)
 
     async def show_step(self, interaction: discord.Interaction, table_id: int, upto: int, step: int) -> None:
         """Turn the viewer (an ephemeral message) to another step."""
