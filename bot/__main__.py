@@ -1,5 +1,6 @@
 """``python -m bot``: load settings, then run the bot until stopped (Ctrl-C or SIGTERM).
-``python -m bot migrate --to postgresql://…`` copies the SQLite database into PostgreSQL."""
+``python -m bot migrate --to postgresql://…`` copies the SQLite database into PostgreSQL;
+``python -m bot ratings --rebuild`` recomputes every rating from the stored results."""
 
 from __future__ import annotations
 
@@ -33,12 +34,17 @@ async def run(settings: Settings) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point; returns the process exit status (``migrate …``: see ``bot.migrate``)."""
+    """Entry point; returns the process exit status (``migrate …``: see ``bot.migrate``;
+    ``ratings …``: see ``bot.archive.cli``)."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["migrate"]:
         from bot import migrate
 
         return migrate.main(argv[1:])
+    if argv[:1] == ["ratings"]:
+        from bot.archive import cli
+
+        return cli.main(argv[1:])
     try:
         settings = Settings.load()
     except ConfigError as exc:

@@ -439,7 +439,7 @@ class ArchiveCog(commands.Cog):
         else:
             head = f"**{record.game}** table #{record.id} · turn {step.turn} (step {index + 1} of {total})"
             who = names.get(step.seat or "", "") or "?"
-            others = sorted({d for s, d in step.deciders.items() if s == step.seat and d != step.holder})
+            others = [d for d in step.deciders.get(step.seat or "", []) if d != step.holder]
             played_for = f" (played by {', '.join(name_of(d) for d in others)})" if others else ""
             body = [f"{who}{played_for}'s turn:"]
             body += [f"• {format_text(line, names)}" for line in step.lines] or ["• (nothing public)"]

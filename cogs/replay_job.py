@@ -44,8 +44,7 @@ def who_played(step: Step, labels: Mapping[str, str]) -> str:
     if step.holder is None:
         return ""
     name = holder_label(step.holder, labels)
-    deciders = {d for s, d in step.deciders.items() if s == step.seat}
-    others = sorted(d for d in deciders if d != step.holder)
+    others = [d for d in step.deciders.get(step.seat or "", []) if d != step.holder]
     if others:
         name += f" (played by {', '.join(holder_label(d, labels) for d in others)})"
     return name

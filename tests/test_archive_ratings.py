@@ -4,17 +4,23 @@ rebuild equals the ratings kept up to date game by game, and a late result is pu
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from bot.archive import ledger
-from bot.archive.ratings import MODEL, build
+from bot.archive.ratings import MODEL, Ladder, build
 from bot.archive.replay import log_rows
 from bot.archive.results import game_result, rated_player
 from bot.engine.registry import GameRegistry, discover
 from bot.store import open_store
 from bot.tables import TableHost
+from tests.archive_games import SHORT_ARGO, play
 from tests.hostplay import Clock
 from tests.pebbles import Pebbles
 
@@ -191,3 +197,30 @@ def test_who_a_seat_is_rated_for():
     assert rated_player("111", "222") == "222"  # handed to another member: they finished it
     assert rated_player("111", "bot:hard") == "111"  # an AI finished a person's seat
     assert rated_player("bot:2", "bot:easy") == "bot:easy"
+
+
+async def test_the_rebuild_command_recomputes_the_same_ratings(host, store_url, tmp_path):
+    await pebbles(host, 10, ["ann", "bob", "cid"], [1, 2, 3])
+    await pebbles(host, 11, ["bob", "ann"], [2, 2, 1], bots="easy")
+    await sync(host)
+    live = (await ledger.ladder(host.store, GUILD, "Pebbles")).to_json()
+    await host.store.sql("UPDATE ladders SET data = ?", (json.dumps(Ladder().to_json()),))  # spoil it
+    host._seeder = lambda: SHORT_ARGO  # an Argo game finished, not yet recorded
+    await play(host, 12, "Argo", ["cid", "ann"], SHORT_ARGO)
+    done = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "bot", "ratings", "--rebuild", "--database", store_url],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[:2] == [
+        f"server {GUILD}, Argo: 1 game, 2 players rated",
+        f"server {GUILD}, Pebbles: 2 games, 4 players rated",
+    ]
+    assert (await ledger.ladder(host.store, GUILD, "Pebbles")).to_json() == live
+    argo = await ledger.ladder(host.store, GUILD, "Argo")
+    assert argo.count == 1 and set(argo.ratings) == {"cid", "ann"}

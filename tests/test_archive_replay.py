@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 
 import pytest
 from PIL import Image
@@ -159,3 +160,42 @@ def test_thinning_keeps_the_first_and_last(every):
     steps = list(range(11))
     kept = thin(steps, every)  # type: ignore[arg-type]
     assert kept[0] == 0 and kept[-1] == 10 and kept == [steps[i] for i in chosen_frames(11, every)]
+
+
+async def test_names_are_those_of_the_moment(tmp_path):
+    """A seat handed over mid-game is shown with its holder then; a decision a bot took for a
+    person (``by`` in the log) names the bot as the one who decided."""
+    store = await SqliteStore.open(tmp_path / "handover.db")
+    try:
+        host = TableHost(store, REGISTRY, clock=Clock(), seeder=lambda: SHORT_ARGO)
+        table_id = await play(host, 5, "Argo", ["111", "222"], SHORT_ARGO, actions=6)
+        table = await host.current(5)
+        assert table is not None and table.game is not None
+        handed_at = table.game.turn_marker()[0]
+        await host.replace(5, "111", "222", "333")
+        rng = random.Random(1)
+        while True:  # play on until 333 has played a turn of the seat, and it is 111's turn
+            table = await host.current(5)
+            assert table is not None and table.game is not None and table.game.result() is None
+            seat = table.game.prompt().player
+            if seat == "111" and table.game.turn_marker()[0] > handed_at + 1:
+                break
+            legal = [a for a in table.game.legal_actions(seat) if a["type"] not in ("undo", "cancel")]
+            await host.act(5, table.holder_of(seat), rng.choice(legal))
+        legal = table.game.legal_actions(seat)
+        await host.play_for(5, table_id, table.record.version, seat, legal[0], by="bot:hard")
+        record = await store.get_table(table_id)
+        rows = await log_rows(store, table_id)
+    finally:
+        await store.close()
+    replay = rebuild(REGISTRY.get("Argo"), record, rows)
+    seat_222 = [s for s in replay.steps if s.seat == "222"]
+    assert {s.holder for s in seat_222 if s.turn < handed_at} == {"222"}
+    assert {s.holder for s in seat_222 if s.turn > handed_at} <= {"333"}
+    assert replay.holders["222"] == "333"
+    last = replay.steps[-1]
+    assert last.deciders[seat][-1] == "bot:hard"
+    frames = frames_of(replay, REGISTRY.get("Argo"), record.id, {**LABELS, "333": "carol"})
+    assert "(played by Bot (hard))" in frames[-1].caption[0]
+    captions = [f.caption[0] for f, s in zip(frames, replay.steps, strict=True) if s.seat == "222"]
+    assert any(c.endswith(" bob") for c in captions) and any(c.endswith(" carol") for c in captions)

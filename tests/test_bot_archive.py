@@ -26,7 +26,15 @@ async def finish_argo_through_discord(w, bot, seeds):
     """An Argo game of alice and bob played by the host up to its last action, which alice or
     bob plays with /game play; returns the final message."""
     seeds.value = SHORT_ARGO
-    await play(bot.host, w.channel.id, "Argo", ids(w.alice, w.bob), SHORT_ARGO, guild=w.guild.id, stop_before_end=True)
+    await play(
+        bot.host,
+        w.channel.id,
+        "Argo",
+        ids(w.alice, w.bob),
+        SHORT_ARGO,
+        guild=w.guild.id,
+        stop_before_end=True,
+    )
     table = await bot.host.current(w.channel.id)
     game = table.game
     rng = random.Random(0)
@@ -91,7 +99,9 @@ async def test_the_final_message_offers_replay_and_stats(world, simcord_bot, see
 async def test_a_replay_during_a_game_stops_at_the_current_turn(world, simcord_bot, seeds):
     w = world
     seeds.value = SHORT_ARGO
-    await play(simcord_bot.host, w.channel.id, "Argo", ids(w.alice, w.bob), SHORT_ARGO, guild=w.guild.id, actions=12)
+    await play(
+        simcord_bot.host, w.channel.id, "Argo", ids(w.alice, w.bob), SHORT_ARGO, guild=w.guild.id, actions=12
+    )
     table = await simcord_bot.host.current(w.channel.id)
     now = table.game.turn_marker()[0]
     r = await w.dave.slash(w.channel, "game replay")  # a spectator

@@ -98,8 +98,8 @@ class Step:
     """The public view after the turn."""
     lines: list[str] = field(default_factory=list)
     """The turn's public log lines (player references not yet replaced by names)."""
-    deciders: dict[str, str] = field(default_factory=dict)
-    """Every seat that acted in the turn → who decided for it."""
+    deciders: dict[str, list[str]] = field(default_factory=dict)
+    """Every seat that acted in the turn → who decided for it (in order, each once)."""
     version: int = 0
     """The table version (log seq) after the turn."""
     result: dict[str, Any] | None = None
@@ -168,7 +168,10 @@ def replay_steps(game_cls: type[Game], record: TableRecord, rows: Sequence[LogRo
         game.apply(row.actor, engine_action(row))
         current.version = row.seq
         if row.actor != SYSTEM:
-            current.deciders.setdefault(row.actor, acted_by(row, holders))
+            who = current.deciders.setdefault(row.actor, [])
+            decided = acted_by(row, holders)
+            if decided not in who:
+                who.append(decided)
         current.lines += [line for line in row.summary.splitlines() if line]
     if current is not None:
         current.view = game.view(None)
