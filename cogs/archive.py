@@ -34,8 +34,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SYNC_SECONDS = 30
-"""How often finished tables are recorded and ladders brought up to date (also before reads)."""
+SYNC_SECONDS = 600
+"""How often the archive looks for finished tables it has not recorded (a game is recorded when
+it ends, and before every read; this catches one missed by a crash in between)."""
 HISTORY_PAGE = 8
 LEADERBOARD_SIZE = 10
 KEPT_REPLAYS = 4
@@ -266,6 +267,11 @@ class ArchiveCog(commands.Cog):
     async def cog_unload(self) -> None:
         self.keep_up.cancel()
         self.drawer.close()
+
+    @commands.Cog.listener()
+    async def on_table_finished(self, record: TableRecord) -> None:
+        """A game has just ended: record its result and update its ladder."""
+        await self.sync()
 
     @tasks.loop(seconds=SYNC_SECONDS)
     async def keep_up(self) -> None:

@@ -77,6 +77,10 @@ async def test_the_final_message_offers_replay_and_stats(world, simcord_bot, see
     w = world
     final = await finish_argo_through_discord(w, simcord_bot, seeds)
     assert labels(final) == ["Rematch", "Replay", "Stats"]
+    # rated as the game ended, before anyone asked
+    store = simcord_bot.host.store
+    assert await store.sql("SELECT table_id FROM results") == [(1,)]
+    assert await store.sql("SELECT applied FROM ladders WHERE game = 'Argo'") == [(1,)]
     turns = simcord_bot.host.game_class("Argo").from_json((await simcord_bot.host.store.get_table(1)).state)
     r = await w.carol.click(final, label="Replay")  # anyone may watch it
     message = r.response
