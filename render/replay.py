@@ -9,11 +9,11 @@ frames first, then one frame per round (docs/boards.md, "Replays", says why GIF 
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import GifImagePlugin, Image, ImageChops, ImageDraw, ImageFont
 
 import render
 
@@ -98,7 +98,7 @@ def _caption_height(lines: int, size: int) -> int:
 
 
 def _compose(
-    board: Image.Image, frame: Frame, width: int, height: int, palette: Image.Image, lines: int
+    board: Image.Image, frame: Frame, width: int, height: int, palette: Palette, lines: int
 ) -> Image.Image:
     """One frame at ``width`` x ``height``: caption strip, the board scaled to fit, the ranking."""
     scale = width / board.width
@@ -130,17 +130,43 @@ def _compose(
                 font=big,
                 fill=CAPTION_FG,
             )
-    return canvas.quantize(palette=palette, dither=Image.Dither.NONE)
+    out = canvas.quantize(palette=palette.image, dither=Image.Dither.NONE)
+    kept = Image.frombytes("P", out.size, out.tobytes().translate(palette.table))
+    kept.putpalette(palette.image.getpalette() or [])
+    return kept
 
 
-def _palette(first: Image.Image) -> Image.Image:
-    """The one palette of every frame: the board's own (both games draw from a fixed palette of
-    256 colours, which has the caption's dark and light colours or close ones)."""
-    if first.mode == "P":
-        palette = Image.new("P", (1, 1))
-        palette.putpalette(first.getpalette() or [])
-        return palette
-    return first.convert("RGB").quantize(256, dither=Image.Dither.NONE)
+@dataclass(frozen=True)
+class Palette:
+    """The one palette of every frame, with a slot kept free to mark unchanged pixels."""
+
+    image: Image.Image
+    """A 1x1 palette image to quantize onto."""
+    free: int
+    """The slot no frame pixel uses (transparent in every frame after the first)."""
+    table: bytes
+    """Pixel index translation that moves a pixel off ``free`` to the slot of the same colour."""
+
+
+def _palette(first: Image.Image) -> Palette:
+    """The board's own palette (both games draw from a fixed palette of 256 colours, which has
+    the caption's dark and light colours or close ones). A slot repeating an earlier colour is
+    kept free; if every colour is different, the last slot gives its colour up (its pixels take
+    the closest other colour)."""
+    source = first if first.mode == "P" else first.convert("RGB").quantize(256, dither=Image.Dither.NONE)
+    colours = list(source.getpalette() or [])[: 256 * 3]
+    colours += [0] * (256 * 3 - len(colours))
+    slots = [tuple(colours[i : i + 3]) for i in range(0, 256 * 3, 3)]
+    repeated = [i for i, c in enumerate(slots) if slots.index(c) != i]
+    if repeated:
+        free, same = repeated[-1], slots.index(slots[repeated[-1]])
+    else:
+        free, same = 255, 254
+        colours[free * 3 : free * 3 + 3] = colours[same * 3 : same * 3 + 3]
+    image = Image.new("P", (1, 1))
+    image.putpalette(colours)
+    table = bytes(same if i == free else i for i in range(256))
+    return Palette(image, free, table)
 
 
 def chosen_frames(total: int, every: int) -> list[int]:
@@ -165,16 +191,44 @@ def encode(
         tallest = max(tallest, round(h * width / w))
     size = max(10, round(CAPTION_SIZE * width / 1080))
     height = tallest + _caption_height(lines, size)
-    images = [
+    images = (
         _compose(Image.open(io.BytesIO(png)), frames[i], width, height, palette, lines)
         for png, i in zip(pictures, chosen, strict=True)
-    ]
-    durations = [FRAME_MS] * (len(images) - 1) + [LAST_FRAME_MS]
-    buf = io.BytesIO()
-    images[0].save(
-        buf, "GIF", save_all=True, append_images=images[1:], duration=durations, loop=0, disposal=1
     )
-    return buf.getvalue()
+    durations = [FRAME_MS] * (len(chosen) - 1) + [LAST_FRAME_MS]
+    return write_gif(images, durations, palette.free)
+
+
+def _indexes(image: Image.Image) -> Image.Image:
+    return Image.frombytes("L", image.size, image.tobytes())
+
+
+def write_gif(images: Iterable[Image.Image], durations: Sequence[int], free: int) -> bytes:
+    """An endlessly looping GIF of palette ``images`` sharing one palette, written one frame at a
+    time so that a long replay never holds more than two frames in memory: after the first,
+    each frame is the box that changed since the frame before, its unchanged pixels in the
+    transparent slot ``free`` (which no pixel uses), which compresses well."""
+    out = io.BytesIO()
+    previous: Image.Image | None = None
+    unchanged = bytes(255 if i == 0 else 0 for i in range(256))
+    for image, duration in zip(images, durations, strict=True):
+        if previous is None:
+            header, _ = GifImagePlugin.getheader(image, None, {"loop": 0})
+            out.write(b"".join(header))
+            chunks = GifImagePlugin.getdata(image, duration=duration, disposal=1)
+        else:
+            difference = ImageChops.difference(_indexes(previous), _indexes(image))
+            box = difference.getbbox() or (0, 0, 1, 1)
+            part = image.crop(box)
+            part.paste(free, mask=difference.crop(box).point(unchanged))
+            chunks = GifImagePlugin.getdata(
+                part, offset=box[:2], duration=duration, disposal=1, transparency=free
+            )
+        for chunk in chunks:
+            out.write(chunk)
+        previous = image
+    out.write(b";")
+    return out.getvalue()
 
 
 SAMPLE_RUN = 4
