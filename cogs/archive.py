@@ -25,7 +25,7 @@ from bot.archive.replay import LogRow, Replay, log_rows, rebuild
 from bot.archive.results import USED, GameResult
 from bot.engine.core import format_text
 from bot.store import FINISHED, PLAYING, StoreError, TableRecord
-from cogs.replay_job import Drawer, ReplayJob
+from cogs.replay_job import Drawer, DrawnReplay, ReplayJob
 from cogs.replies import reply, trim
 from cogs.turns import DRAWING
 
@@ -254,6 +254,7 @@ class ArchiveCog(commands.Cog):
         self.bot = bot
         self.drawer = Drawer(bot.settings.ai_workers)
         self._replays: OrderedDict[tuple[int, int], Replay] = OrderedDict()
+        self._drawn: OrderedDict[tuple[int, int, tuple[tuple[str, str], ...]], DrawnReplay] = OrderedDict()
         self._drawing: dict[int, asyncio.Lock] = {}
 
     @property
@@ -356,9 +357,14 @@ class ArchiveCog(commands.Cog):
         )
         labels = await self._labels(interaction, record, rows)
         lock = self._drawing.setdefault(record.id, asyncio.Lock())
+        key = (record.id, record.version, tuple(sorted(labels.items())))
         try:
-            async with lock:
-                drawn = await self.drawer.draw(ReplayJob(record, tuple(rows), labels))
+            async with lock:  # one drawing per table at a time; the same replay is drawn once
+                drawn = self._drawn.get(key) or await self.drawer.draw(ReplayJob(record, tuple(rows), labels))
+            self._drawn[key] = drawn
+            self._drawn.move_to_end(key)
+            while len(self._drawn) > KEPT_REPLAYS:
+                self._drawn.popitem(last=False)
         except Exception:
             log.exception("table #%s: the replay could not be drawn", record.id)
             await interaction.edit_original_response(

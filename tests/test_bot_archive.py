@@ -8,6 +8,7 @@ import random
 
 from PIL import Image
 
+from cogs import replay_job
 from tests.archive_games import SHORT_ARGO, SKIP, play
 from tests.test_bot_lobby import labels
 
@@ -117,10 +118,16 @@ async def test_a_replay_during_a_game_stops_at_the_current_turn(world, simcord_b
     assert (await simcord_bot.host.current(w.channel.id)).record.version == table.record.version
 
 
-async def test_the_viewer_pages_forward_and_back_privately(world, simcord_bot, seeds):
+async def test_the_viewer_pages_forward_and_back_privately(world, simcord_bot, seeds, monkeypatch):
     w = world
     await finish_argo_through_discord(w, simcord_bot, seeds)
+    drawings = []
+    real_draw = replay_job.draw
+    monkeypatch.setattr(replay_job, "draw", lambda job: drawings.append(job.record.id) or real_draw(job))
     replay = (await w.bob.slash(w.channel, "game replay", table="1")).response
+    again = (await w.carol.slash(w.channel, "game replay", table="1")).response
+    assert drawings == [1]  # the same replay is drawn once
+    assert await again.attachments[0].read() == await replay.attachments[0].read()
     public_ids = {m.id for m in w.channel.history()}
     r = await w.bob.click(replay, label="Step through")
     viewer = r.response
