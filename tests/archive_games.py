@@ -4,7 +4,9 @@ every seat (no undo, cancel or withdraw), to the end or for a number of actions.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
+from bot.engine.core import Game
 from bot.tables import TableHost
 
 SKIP = frozenset({"undo", "cancel", "withdraw"})
@@ -27,10 +29,12 @@ async def play(
     actions: int | None = None,
     stop_before_end: bool = False,
     options: str = "",
+    until: Callable[[Game], bool] | None = None,
 ) -> int:
     """Open, start and play a table of ``game`` in ``channel`` (the host's seeder must give
     ``seed``); returns its id. ``actions``: stop after that many; ``stop_before_end``: stop at
-    the last action before the game would end (so that a test can play it through Discord)."""
+    the last action before the game would end (so that a test can play it through Discord);
+    ``until``: stop once it says yes of the game."""
     table = await host.open_table(
         guild_id=guild,
         channel_id=channel,
@@ -47,6 +51,8 @@ async def play(
         if current is None or current.game is None or current.game.result() is not None:
             break
         live = current.game
+        if until is not None and until(live):
+            break
         prompt = live.prompt()
         assert prompt is not None
         seat = next(p for p in prompt.deciders() if live.legal_actions(p))

@@ -9,7 +9,9 @@ import random
 from PIL import Image
 
 from cogs import replay_job
+from render.replay import Animation
 from tests.archive_games import SHORT_ARGO, SKIP, play
+from tests.test_bot_argoat_kit import forest_leaks, held_items, item_leaks
 from tests.test_bot_lobby import labels
 
 
@@ -210,3 +212,43 @@ async def test_bad_input_gets_a_short_answer(world, simcord_bot):
     assert r.response.ephemeral and "no table #99 on this server" in r.response.content
     r = await w.alice.slash(w.channel, "game stats", game="Chess")
     assert r.response.ephemeral and "Unknown game" in r.response.content
+
+
+async def test_no_viewer_page_of_a_running_argoat_game_tells_a_secret(world, simcord_bot, seeds, monkeypatch):
+    """Every page of the step-through viewer (a spectator's) against the Items held and the Dark
+    Forests still face down at the moment it is read: the same text scans as the turn messages."""
+    w = world
+    seeds.value = 1
+
+    def secretive(game) -> bool:  # some turns in, Items in hand, Dark Forests face down
+        hidden = [f for f in game.view(None)["forests"] if not f["flipped"]]
+        return game.turn_marker()[0] > 6 and bool(held_items(game)) and bool(hidden)
+
+    await play(
+        simcord_bot.host, w.channel.id, "Argoat", ids(w.alice, w.bob), 1, guild=w.guild.id, until=secretive
+    )
+    game = (await simcord_bot.host.current(w.channel.id)).game
+    held = held_items(game)
+    assert held, "the position should have Items in hand"
+    # only the viewer is read here (the GIF's frames are checked in test_archive_replay.py)
+    stand_in = Animation(b"GIF89a", 1, 1, 720, True)
+    monkeypatch.setattr(replay_job, "draw", lambda job: replay_job.DrawnReplay(stand_in, 0, False))
+    replay = (await w.dave.slash(w.channel, "game replay")).response
+    viewer = (await w.dave.click(replay, label="Step through")).response
+    pages = 1
+    text = viewer.content
+
+    def can_go_on(message) -> bool:
+        return any(
+            c.get("label") == "▶" and not c.get("disabled")
+            for r in message.components
+            for c in r["components"]
+        )
+
+    while can_go_on(viewer):
+        assert item_leaks(text, held) == [] and forest_leaks(text, game) == [], text
+        viewer = (await w.dave.click(viewer, label="▶")).response
+        text = viewer.content
+        pages += 1
+    assert item_leaks(text, held) == [] and forest_leaks(text, game) == []
+    assert pages > 6 and "still running" in text
