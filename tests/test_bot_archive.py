@@ -178,6 +178,13 @@ async def test_stats_leaderboard_and_history(world, simcord_bot):
     assert "page 2 of 2" in r.response.content and "• **#1 Pebbles**" in r.response.content
     r = await w.carol.click(r.response, label="◀ Newer")
     assert "page 1 of 2" in r.response.content
+    choices = await w.carol.autocomplete(w.channel, "game replay", "table", "")
+    assert [c["value"] for c in choices] == [str(n) for n in range(10, 0, -1)]
+    assert choices[0]["name"] == "#10 Pebbles"
+    assert [c["value"] for c in await w.carol.autocomplete(w.channel, "game replay", "table", "1")] == [
+        "10",
+        "1",
+    ]
     r = await w.carol.slash(w.channel, "game history", member=w.carol)
     assert "No finished tables" in r.response.content
 
