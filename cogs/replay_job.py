@@ -14,7 +14,8 @@ from typing import Any
 
 from bot import seats
 from bot.archive.replay import LogRow, Replay, Step, rebuild
-from bot.engine.core import Game, format_text
+from bot.archive.results import places
+from bot.engine.core import Game, Result, format_text
 from bot.engine.registry import GameRegistry, discover
 from bot.store import TableRecord
 from render.replay import BUDGET, Animation, Frame, animate
@@ -53,19 +54,19 @@ def who_played(step: Step, labels: Mapping[str, str]) -> str:
 def ranking_lines(
     result: Mapping[str, Any], names: Mapping[str, str], score_label: str, label_one: str
 ) -> list[str]:
-    """The final ranking, one line per player: place, name, score, winner."""
+    """The final ranking (a ``Result.to_json()``), one line per player: place, name, score."""
+    ranked = Result(
+        tuple(result.get("winners", ())),
+        dict(result.get("scores", {})),
+        str(result.get("text", "")),
+        tuple(result.get("ranking", ())),
+        dict(result.get("details", {})),
+    )
     lines = []
-    previous: tuple[bool, int, str] | None = None
-    place = 0
-    for index, player in enumerate(result.get("ranking", []), start=1):
-        score = int(result.get("scores", {}).get(player, 0))
-        detail = str(result.get("details", {}).get(player, ""))
-        key = (player in result.get("winners", []), score, detail)
-        if key != previous:
-            place = index
-        previous = key
+    for player, place in places(ranked).items():
+        score = int(ranked.scores.get(player, 0))
         unit = label_one if score == 1 else score_label
-        winner = " - winner" if player in result.get("winners", []) else ""
+        winner = " - winner" if player in ranked.winners else ""
         lines.append(f"{place}. {names.get(player, player)}: {score} {unit}{winner}")
     return lines
 
