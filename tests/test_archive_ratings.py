@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.archive import ledger
-from bot.archive.ratings import MODEL, Ladder, build
+from bot.archive.ratings import MODEL, Ladder, Rating, build
 from bot.archive.replay import log_rows
 from bot.archive.results import game_result, rated_player
 from bot.engine.registry import GameRegistry, discover
@@ -224,3 +224,20 @@ async def test_the_rebuild_command_recomputes_the_same_ratings(host, store_url, 
     assert (await ledger.ladder(host.store, GUILD, "Pebbles")).to_json() == live
     argo = await ledger.ladder(host.store, GUILD, "Argo")
     assert argo.count == 1 and set(argo.ratings) == {"cid", "ann"}
+
+
+def test_the_leaderboard_shows_the_top_ten_and_the_callers_place_below():
+    from cogs.archive import leaderboard_text
+
+    ladder = Ladder({str(n): Rating(mu=40 - n, sigma=2.0, games=10, wins=n) for n in range(1, 13)})
+    ladder.ratings["bot:hard"] = Rating(mu=39.5, sigma=2.0, games=3, wins=3)
+    ladder.ratings["7"].games = 2  # a person's first games: provisional
+    lines = leaderboard_text("Argo", ladder, "12").splitlines()
+    assert lines[1].startswith("🥇 Bot (hard) **33.5**") and lines[2].startswith("🥈 <@1> **33.0**")
+    assert (
+        len([line for line in lines if line.startswith(("🥇", "🥈", "🥉")) or line[:3].strip(". ").isdigit()])
+        == 11
+    )
+    assert "*(provisional)*" in next(line for line in lines if "<@7>" in line)
+    assert lines[-2:] == ["…", "13. <@12> **22.0** (μ 28.0 ± 2.0) · 10 games, 12 wins"]
+    assert "…" not in leaderboard_text("Argo", ladder, "1")
