@@ -241,3 +241,25 @@ def test_the_leaderboard_shows_the_top_ten_and_the_callers_place_below():
     assert "*(provisional)*" in next(line for line in lines if "<@7>" in line)
     assert lines[-2:] == ["…", "13. <@12> **22.0** (μ 28.0 ± 2.0) · 10 games, 12 wins"]
     assert "…" not in leaderboard_text("Argo", ladder, "1")
+
+
+async def test_the_archive_reads_on_both_backends(host):
+    """The queries behind history, stats, replay's autocomplete and open tables, on each store."""
+    first = await pebbles(host, 10, ["ann", "bob"], [1, 2])
+    second = await pebbles(host, 11, ["cid", "ann"], [2, 1, 1])
+    await pebbles(host, 12, ["dan", "eve"], [1, 1], guild=2)
+    await host.open_table(guild_id=GUILD, channel_id=13, game_name="Pebbles", host_id="fay")
+    await sync(host)
+    found, total = await ledger.history(host.store, GUILD)
+    assert total == 2 and [f.result.table_id for f in found] == [second, first]
+    assert found[0].channel_id == 11 and found[0].message_id is None
+    found, total = await ledger.history(host.store, GUILD, "bob", "Pebbles")
+    assert total == 1 and found[0].result.table_id == first
+    found, total = await ledger.history(host.store, GUILD, limit=1, offset=1)
+    assert total == 2 and [f.result.table_id for f in found] == [first]
+    assert await ledger.played_games(host.store, GUILD, "ann") == ["Pebbles"]
+    assert await ledger.played_games(host.store, GUILD, "dan") == []
+    assert await ledger.finished_tables(host.store, GUILD) == [(second, "Pebbles"), (first, "Pebbles")]
+    assert await ledger.finished_tables(host.store, GUILD, f"#{first}") == [(first, "Pebbles")]
+    assert [r.channel_id for r in await ledger.open_lobbies(host.store, GUILD)] == [13]
+    assert await ledger.open_lobbies(host.store, 2) == []
