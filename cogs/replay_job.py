@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import re
 from collections.abc import Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -37,6 +38,15 @@ def seat_names(view: dict[str, Any], holders: Mapping[str, str], labels: Mapping
     """Each seat as a picture names it: its colour and who played it ("Red alice")."""
     colours = {str(p.get("id")): str(p.get("colour", "")) for p in view.get("players", [])}
     return {seat: f"{colours.get(seat, '')} {holder_label(h, labels)}".strip() for seat, h in holders.items()}
+
+
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def caption_text(line: str, names: Mapping[str, str], labels: Mapping[str, str]) -> str:
+    """A public log line for a picture: player references by colour and name, and mentions
+    (logs that name who acted when it happened write them) by display name."""
+    return MENTION.sub(lambda m: labels.get(m.group(1), "a player"), format_text(line, names))
 
 
 def who_played(step: Step, labels: Mapping[str, str]) -> str:
@@ -85,7 +95,7 @@ def frames_of(replay: Replay, game_cls: type[Game], table_id: int, labels: Mappi
             colour = names.get(step.seat or "", "").split(" ")[0]
             turn = f"Turn {step.turn}" if step.turn is not None else f"Step {step.index}"
             caption = [f"{turn} · {colour} {who_played(step, labels)}".strip()]
-            caption.append(" ".join(format_text(line, names) for line in step.lines) or " ")
+            caption.append(" ".join(caption_text(line, names, labels) for line in step.lines) or " ")
         frames.append(Frame(step.view, caption))
     if replay.result is not None and frames:
         names = seat_names(replay.steps[-1].view, holders, labels)

@@ -16,7 +16,7 @@ from bot.archive.replay import log_rows, rebuild, thin
 from bot.engine.registry import GameRegistry, discover
 from bot.store import SqliteStore
 from bot.tables import TableHost
-from cogs.replay_job import ReplayJob, draw, frames_of
+from cogs.replay_job import ReplayJob, caption_text, draw, frames_of
 from render.replay import WIDTHS, chosen_frames
 from tests.archive_games import SHORT_ARGO, SHORT_ARGOAT, SHORT_ARGOAT_OPTIONS, play
 from tests.hostplay import Clock
@@ -199,3 +199,12 @@ async def test_names_are_those_of_the_moment(tmp_path):
     assert "(played by Bot (hard))" in frames[-1].caption[0]
     captions = [f.caption[0] for f, s in zip(frames, replay.steps, strict=True) if s.seat == "222"]
     assert any(c.endswith(" bob") for c in captions) and any(c.endswith(" carol") for c in captions)
+
+
+def test_captions_name_players_whether_the_log_has_references_or_mentions():
+    names = {"111": "Red alice", "222": "Blue bob"}
+    assert caption_text("<p:111> moves E.", names, LABELS) == "Red alice moves E."
+    # a log that names who acted when it happened holds mentions: a picture shows display names
+    assert caption_text("AI for <@111> moves E; <@333> watches.", names, LABELS) == (
+        "AI for alice moves E; a player watches."
+    )
