@@ -178,11 +178,20 @@ def chosen_frames(total: int, every: int) -> list[int]:
 
 
 def encode(
-    frames: Sequence[Frame], boards: _Boards, width: int, chosen: Sequence[int], lines: int
+    frames: Sequence[Frame],
+    boards: _Boards,
+    width: int,
+    chosen: Sequence[int],
+    lines: int,
+    *,
+    first_after: int | None = None,
+    sizes: list[int] | None = None,
 ) -> bytes:
-    """The GIF of the ``chosen`` frames at ``width`` (each board marking what changed since the
-    chosen frame before it)."""
-    befores = [chosen[k - 1] if k else (i - 1 if i else None) for k, i in enumerate(chosen)]
+    """The GIF of the ``chosen`` frames at ``width``, each board marking what changed since the
+    chosen frame before it (the first: since ``first_after``, else the frame before it).
+    ``sizes`` collects the bytes each frame took."""
+    first = first_after if first_after is not None else (chosen[0] - 1 if chosen[0] else None)
+    befores = [first, *chosen[:-1]]
     pictures = [boards.picture(i, before) for i, before in zip(chosen, befores, strict=True)]
     palette = _palette(Image.open(io.BytesIO(pictures[0])))
     tallest = 0
@@ -196,14 +205,16 @@ def encode(
         for png, i in zip(pictures, chosen, strict=True)
     )
     durations = [FRAME_MS] * (len(chosen) - 1) + [LAST_FRAME_MS]
-    return write_gif(images, durations, palette.free)
+    return write_gif(images, durations, palette.free, sizes)
 
 
 def _indexes(image: Image.Image) -> Image.Image:
     return Image.frombytes("L", image.size, image.tobytes())
 
 
-def write_gif(images: Iterable[Image.Image], durations: Sequence[int], free: int) -> bytes:
+def write_gif(
+    images: Iterable[Image.Image], durations: Sequence[int], free: int, sizes: list[int] | None = None
+) -> bytes:
     """An endlessly looping GIF of palette ``images`` sharing one palette, written one frame at a
     time so that a long replay never holds more than two frames in memory: after the first,
     each frame is the box that changed since the frame before, its unchanged pixels in the
@@ -224,8 +235,11 @@ def write_gif(images: Iterable[Image.Image], durations: Sequence[int], free: int
             chunks = GifImagePlugin.getdata(
                 part, offset=box[:2], duration=duration, disposal=1, transparency=free
             )
+        before = out.tell()
         for chunk in chunks:
             out.write(chunk)
+        if sizes is not None:
+            sizes.append(out.tell() - before)
         previous = image
     out.write(b";")
     return out.getvalue()
@@ -240,15 +254,21 @@ def estimate(frames: Sequence[Frame], boards: _Boards, width: int, chosen: Seque
     (mid-game and the end, where boards are biggest): one whole frame, then each further frame
     costs what it changes (the runs' mean)."""
     count = len(chosen)
-    starts = (count // 2, count - SAMPLE_RUN)
     firsts, deltas = [], []
-    for start in starts:
-        run = list(chosen[start : start + SAMPLE_RUN])
-        one = len(encode(frames, boards, width, run[:1], lines))
-        whole = len(encode(frames, boards, width, run, lines))
-        firsts.append(one)
-        deltas.append((whole - one) / max(len(run) - 1, 1))
-    return round(max(firsts) + (count - 1) * sum(deltas) / len(deltas))
+    for start in (count // 2, count - SAMPLE_RUN):
+        sizes: list[int] = []
+        encode(
+            frames,
+            boards,
+            width,
+            chosen[start : start + SAMPLE_RUN],
+            lines,
+            first_after=chosen[start - 1],
+            sizes=sizes,
+        )
+        firsts.append(sizes[0])
+        deltas.extend(sizes[1:])
+    return round(max(firsts) + (count - 1) * sum(deltas) / max(len(deltas), 1))
 
 
 def _forms(turns: int, players: int) -> list[tuple[int, int]]:
