@@ -112,6 +112,7 @@ class TableBot(commands.Bot):
             **seeding,
         )
         self.tender = Tender(self.host, self.thinker)
+        self.tender.on_thinking = self.ui.turns.show_thinking
         await warm_boards()
         self.add_dynamic_items(*components.ALL_ITEMS)
         game_cog = GameCog(self)
@@ -150,15 +151,10 @@ class TableBot(commands.Bot):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         """Log unexpected failures and give the user a short, honest answer."""
-        log.exception("command failed", exc_info=error)
-        text = "Something went wrong on my side. Use /game board to see the current state."
-        try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:
-            pass
+        from cogs.replies import answer_failure
+
+        name = interaction.command.qualified_name if interaction.command is not None else "a command"
+        await answer_failure(interaction, error, f"/{name}")
 
 
 class ShardedTableBot(TableBot, commands.AutoShardedBot):

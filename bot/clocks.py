@@ -54,13 +54,14 @@ def clock_end(meta: dict[str, Any], hours: int) -> datetime | None:
 
 
 def moments(meta: dict[str, Any], hours: int) -> dict[str, datetime]:
-    """The moments still to come, by kind (half, late, out, hold); none while paused."""
+    """The moments still to come, by kind (half, late, out, hold); none while paused, and no
+    clock moment while the clock's seat is away (see ``bot.absence``)."""
     if meta.get("paused"):
         return {}
     found: dict[str, datetime] = {}
     clock = meta.get("clock")
     end = clock_end(meta, hours)
-    if clock is not None and end is not None:
+    if clock is not None and end is not None and clock["seat"] not in meta.get("away", {}):
         length = timedelta(hours=hours)
         since = _at(clock["since"])
         if not clock[HALF]:
@@ -114,3 +115,11 @@ def resume(meta: dict[str, Any], now: datetime) -> dict[str, Any]:
             stopped = now - max(since, _at(paused))  # a clock that started during the pause lost less
             meta[key] = {**meta[key], "since": (since + stopped).isoformat()}
     return meta
+
+
+def restart(meta: dict[str, Any], seat: str, now: datetime) -> dict[str, Any]:
+    """``meta`` with ``seat``'s clock started again from ``now`` (if it is the clock's seat)."""
+    clock = meta.get("clock")
+    if clock is None or clock["seat"] != seat:
+        return meta
+    return {**meta, "clock": {"seat": seat, "since": now.isoformat(), HALF: False, LATE: False, OUT: False}}

@@ -49,6 +49,7 @@ COPIED: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
             "meta",
             "awaiting",
             "rev",
+            "shown_version",
         ),
         ("deadline", "created_at", "updated_at"),
         "id",
@@ -63,6 +64,7 @@ COPIED: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
         (),
         "table_id, seat",
     ),
+    "people": (("user_id", "prefs"), (), "user_id"),
 }
 """Every persisted table of the schema (``schema_version`` is the target's own)."""
 

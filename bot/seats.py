@@ -27,6 +27,14 @@ TABLE_OPTIONS: tuple[OptionSpec, ...] = (
         ("bot", "wait"),
     ),
     OptionSpec("level", "How strongly bots play (easy, normal, hard).", "normal", LEVELS),
+    OptionSpec(
+        "away_after",
+        "Decisions in a row a person's clock may take before an AI plays their seat until they are "
+        "back (idle=bot; 0: never).",
+        2,
+        minimum=0,
+        maximum=20,
+    ),
     OptionSpec("bots", "Bots to seat at once (solo play: you plus bots).", 0, minimum=0, maximum=4),
     OptionSpec("thread", "Open the table in a new thread of this channel.", "off", ("off", "on")),
     OptionSpec("listed", "List the lobby in /game open (off: not listed).", "on", ("on", "off")),
@@ -94,13 +102,27 @@ def humans(record: TableRecord) -> list[str]:
     return [h for h in holders(record).values() if not is_bot(h)]
 
 
-def name_of(record: TableRecord, seat: str) -> str:
-    """How messages name a seat's holder: a mention for a person, "Bot 2 (hard)" for a bot."""
-    holder = holder_of(record, seat)
+def name_of(record: TableRecord, seat: str, holder: str | None = None) -> str:
+    """How messages name a seat's holder (or ``holder``, e.g. a former one): a mention for a
+    person, "Bot 2 (hard)" for a bot."""
+    holder = holder_of(record, seat) if holder is None else holder
     if is_bot(holder):
         number = record.seats.index(seat) + 1 if seat in record.seats else 0
         return f"Bot {number} ({level_of(holder)})"
     return f"<@{holder}>"
+
+
+def display_name(record: TableRecord, person: str) -> str | None:
+    """The display name ``person`` had when they joined or were handed a seat here (None if not
+    kept: a bot, or a table opened before names were kept)."""
+    return record.meta.get("names", {}).get(person)
+
+
+def with_names(meta: dict[str, Any], names: Mapping[str, str]) -> dict[str, Any]:
+    """``meta`` with display names of people kept (``meta["names"]``: user id → name)."""
+    if not names:
+        return meta
+    return {**meta, "names": {**meta.get("names", {}), **names}}
 
 
 def names(record: TableRecord) -> dict[str, str]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import clocks, seats
+from bot import absence, clocks, effects, seats
 from bot.engine.core import (
     SYSTEM,
     Action,
@@ -40,14 +40,37 @@ class OutOfDate(TableError):
     """A component drawn for an earlier state of the table."""
 
 
+class ChangedSince(OutOfDate):
+    """A typed move whose author saw an earlier state: another decision came in between."""
+
+    def __init__(self, message: str = "The table changed since you typed this — here it is now.") -> None:
+        super().__init__(message)
+
+
 NOT_SAVED = "I could not save that, so nothing changed. Please try again in a moment."
 """What a user is told when the database refused a write."""
+
+STORE_DOWN = "The game store is unreachable right now; nothing changed. Try again in a minute."
+"""What a user is told when the database cannot be reached at all."""
 
 DEFAULT_CACHE_SIZE = 5000
 """Live games kept in memory (about 15–200 KB each); older ones are reloaded on demand."""
 
 TYPED_REPEAT_SECONDS = 10
 """The same typed move from the same player within this many seconds is refused as a repeat."""
+
+RECENT_KEPT = 12
+RECENT_FOR = timedelta(minutes=15)
+"""The latest decisions are kept in ``meta["recent"]`` as ``[who, action, at]`` (``who``: the
+user who acted, or ``"host"``), at most this many and this old, to judge typed moves by when
+their author typed them (an interaction's token lives 15 minutes)."""
+HOST = "host"
+
+
+def _recent(meta: dict[str, Any], who: str, action: Action, now: datetime) -> list[list[Any]]:
+    """``meta["recent"]`` with one more decision."""
+    kept = [e for e in meta.get("recent", []) if now - datetime.fromisoformat(e[2]) <= RECENT_FOR]
+    return [*kept[-(RECENT_KEPT - 1) :], [who, action, now.isoformat()]]
 
 
 @dataclass
@@ -90,6 +113,11 @@ class Outcome:
     """A line to show with the outcome (e.g. that a bot played for an idle player)."""
     turn_before: int | None = None
     """The turn the action was taken in (a retired turn message keeps its number)."""
+    decider_before: str | None = None
+    """The seat that was the main decider before the action (None: nobody in particular)."""
+    decider: str | None = None
+    """The main decider right after the action (``table.game`` is the live game: it may have
+    moved on since)."""
 
     @property
     def public_events(self) -> list[Event]:
@@ -161,6 +189,9 @@ class ChannelLock:
         try:
             held = self._host.store.table_lock(self._channel_id)
             await held.__aenter__()
+        except StoreError:
+            self._local.release()
+            raise TableError(STORE_DOWN) from None
         except BaseException:
             self._local.release()
             raise
@@ -235,7 +266,7 @@ class TableHost:
         stored = await self.store.revision(cached.record.id)
         if stored != (cached.record.rev, cached.record.message_id):
             log.info("table #%s changed in another process: reloading it", cached.record.id)
-            self._forget(channel_id)
+            self.forget(channel_id)
 
     def _remember(self, table: Table) -> None:
         """Keep an open table in the cache (most recently used last), evicting the oldest."""
@@ -246,7 +277,8 @@ class TableHost:
             evicted, _ = self._cache.popitem(last=False)
             self._history.pop(evicted, None)
 
-    def _forget(self, channel_id: int) -> None:
+    def forget(self, channel_id: int) -> None:
+        """Drop the channel's cached table: the next reader loads it from the store again."""
         self._cache.pop(channel_id, None)
         self._history.pop(channel_id, None)
 
@@ -308,17 +340,25 @@ class TableHost:
         events: Sequence[Event] = (),
         turn: int | None = None,
         acted: str | None = None,
+        in_person: bool = True,
+        names: dict[str, str] | None = None,
     ) -> Table:
         """Persist the new state with its clocks; on any failure forget the cached table so it
-        reloads. ``acted``: the seat that just decided (its clock starts again)."""
+        reloads. ``acted``: the seat that just decided (its clock starts again); ``in_person``:
+        its own player decided (not the host for them). The logged summary names each seat as
+        it is played now (``names``, default :func:`seats.names`), for good: a later hand-over
+        does not rename who acted."""
         if record.status == PLAYING and game is not None:
-            record = self.schedule(record, game, acted, version=record.version + 1)
+            record = self.schedule(record, game, acted, version=record.version + 1, in_person=in_person)
         elif record.status != PLAYING:
             record = record.evolve(deadline=None, awaiting=())
-        summary = "\n".join(e.text for e in events if e.public)
+        named = names if names is not None else seats.names(record)
+        summary = "\n".join(format_text(e.text, named) for e in events if e.public)
         view = game.view(None) if game is not None and acted is not None else None
-        seat_view = (
-            (acted, turn, view) if view is not None and acted is not None and acted != SYSTEM else None
+        seat_view = (  # the board its player saw when deciding (not when an AI decided for them)
+            (acted, turn, view)
+            if view is not None and acted is not None and acted != SYSTEM and in_person
+            else None
         )
         try:
             saved = await self.store.save(
@@ -331,19 +371,19 @@ class TableHost:
                 seat_view=seat_view,
             )
         except StoreError:
-            self._forget(record.channel_id)
+            self.forget(record.channel_id)
             raise TableError(NOT_SAVED) from None
         except StoreConflict:
-            self._forget(record.channel_id)  # written meanwhile (by another process): reload
+            self.forget(record.channel_id)  # written meanwhile (by another process): reload
             raise OutOfDate("That board is out of date.") from None
         except BaseException:
-            self._forget(record.channel_id)
+            self.forget(record.channel_id)
             raise
         new = Table(saved, game, view)
         if saved.is_open:
             self._remember(new)
         else:
-            self._forget(saved.channel_id)
+            self.forget(saved.channel_id)
         return new
 
     async def save_meta(self, table: Table, record: TableRecord) -> Table:
@@ -351,10 +391,10 @@ class TableHost:
         try:
             saved = await self.store.save_meta(record)
         except StoreError:
-            self._forget(record.channel_id)
+            self.forget(record.channel_id)
             raise TableError(NOT_SAVED) from None
         except BaseException:
-            self._forget(record.channel_id)
+            self.forget(record.channel_id)
             raise
         new = Table(saved, table.game, table._view)
         self._remember(new)
@@ -367,46 +407,70 @@ class TableHost:
     # -- scheduling ---------------------------------------------------------------------------
 
     def schedule(
-        self, record: TableRecord, game: Game, acted: str | None = None, *, version: int | None = None
+        self,
+        record: TableRecord,
+        game: Game,
+        acted: str | None = None,
+        *,
+        version: int | None = None,
+        in_person: bool = True,
     ) -> TableRecord:
-        """``record`` with its clocks, who it awaits, and its next deadline brought up to date
-        (``version``: the version it is saved as, if not ``record.version``)."""
+        """``record`` with its clocks, who it awaits, its due effects (see ``bot.effects``) and its
+        next deadline brought up to date (``version``: the version it is saved as, if not
+        ``record.version``; ``in_person``: ``acted`` was the seat's own player)."""
         result = game.result()
         prompt = game.prompt() if result is None else None
         now = self._clock()
         meta = clocks.track(record.meta, prompt, acted, now)
         if acted is not None and acted in meta.get("timed_out", ()):
             meta["timed_out"] = [s for s in meta["timed_out"] if s != acted]  # the player is back
+        meta = effects.lapse(meta, prompt, acted if in_person else None)
+        meta, returned = absence.expire(meta, now)
+        if acted is not None and in_person and acted != SYSTEM:
+            meta = absence.back(meta, acted)
+        for seat in returned:
+            meta = clocks.restart(meta, seat, now)
         if prompt is None:
             return record.evolve(meta=meta, deadline=None, awaiting=())
         settings = seats.settings(record)
-        due = clocks.next_moment(meta, int(settings["clock"]))
-        if self.automatic_deciders(record, game, meta, record.version if version is None else version):
+        moments = [
+            clocks.next_moment(meta, int(settings["clock"])),
+            absence.next_return(meta),
+            effects.next_due(meta, now),
+        ]
+        due = min((m for m in moments if m is not None), default=None)
+        auto = self.automatic_deciders(record, game, meta, record.version if version is None else version)
+        if auto:
             due = now
-        return record.evolve(meta=meta, deadline=due, awaiting=tuple(self._awaited(record, prompt)))
+        return record.evolve(meta=meta, deadline=due, awaiting=tuple(self._awaited(record, prompt, auto)))
 
-    def _awaited(self, record: TableRecord, prompt: Prompt) -> list[str]:
-        """The people the table waits for: the main decider, or everyone a timed wait awaits."""
+    def _awaited(self, record: TableRecord, prompt: Prompt, auto: Sequence[str] = ()) -> list[str]:
+        """The people the table waits for: the main decider, or everyone a timed wait awaits
+        (but those the host answers for at once, ``auto``: they are not asked)."""
         deciders = (prompt.player,) if prompt.player is not None else prompt.others
-        found = [seats.holder_of(record, s) for s in deciders]
+        found = [seats.holder_of(record, s) for s in deciders if prompt.player is not None or s not in auto]
         return [h for h in found if not seats.is_bot(h)]
 
     def automatic_deciders(
         self, record: TableRecord, game: Game, meta: dict[str, Any], version: int
     ) -> list[str]:
         """Seats the host decides for now: bot-held seats that must or may act, a person whose
-        decision has only one choice (:func:`only_choice`), and seats whose player said "don't
-        ask me" for a wait this turn (they pass)."""
+        decision has only one choice (:func:`only_choice`), seats whose player said "don't
+        ask me" for a wait this turn or this game (they pass), and the seats of people the AI
+        stands in for since their clock ran out (``meta["stand_in"]``), which answer waits at once."""
         prompt = game.prompt()
         if prompt is None:
             return []
         found: list[str] = []
         main = prompt.player
         if main is not None and (
-            seats.is_bot(seats.holder_of(record, main)) or only_choice(game, main) is not None
+            seats.is_bot(seats.holder_of(record, main))
+            or self.ai_plays(record, meta, main)
+            or only_choice(game, main) is not None
         ):
             found.append(main)
         quiet = meta.get("quiet", {})
+        quiet_game, stand_in = meta.get("quiet_game", ()), meta.get("stand_in", ())
         turn = _turn(game)
         for seat in prompt.others:
             if seat == prompt.player:
@@ -415,9 +479,19 @@ class TableHost:
                 waited = prompt.player is None  # a timed wait: the bot must answer
                 if waited or meta.get("bots_asked") != version:
                     found.append(seat)
-            elif prompt.player is None and quiet.get(seat) == turn and turn is not None:
+            elif prompt.player is None and (
+                (quiet.get(seat) == turn and turn is not None)
+                or seat in quiet_game
+                or seat in stand_in
+                or absence.is_away(meta, seat)
+            ):
                 found.append(seat)
         return found
+
+    @staticmethod
+    def ai_plays(record: TableRecord, meta: dict[str, Any], seat: str) -> bool:
+        """True if an AI plays ``seat``'s decisions now for its away person (idle=bot)."""
+        return absence.is_away(meta, seat) and seats.settings(record)["idle"] == "bot"
 
     # -- queries ------------------------------------------------------------------------------
 
@@ -466,6 +540,11 @@ class TableHost:
                 grouped.append((turn, lines))
         return grouped
 
+    async def played_for(self, table: Table, seat: str) -> int:
+        """How many actions an AI took for ``seat`` since its player's own last decision."""
+        turn = _turn(table.game) if table.game is not None else None
+        return await self.store.played_for(table.record.id, seat, turn)
+
     async def previous_view(self, table: Table, seat: str | None) -> dict[str, Any] | None:
         """The board ``seat`` last saw as its own (after its last decision of an earlier turn),
         to mark what changed since; None without a seat or such a decision."""
@@ -490,12 +569,14 @@ class TableHost:
         options_text: str = "",
         seated: Sequence[str] = (),
         bots: Sequence[str] = (),
+        names: dict[str, str] | None = None,
     ) -> Table:
         """A new lobby in the channel with the caller as host and first seat.
 
         ``options_text`` holds the game's options and the table settings (see
         ``bot.seats.TABLE_OPTIONS``). ``seated`` are further people seated at once and ``bots``
         the levels of bots seated at once (a rematch); ``bots=N`` in the options seats N bots.
+        ``names``: the display names of the people seated (user id → name), kept for the table.
         """
         self._check_open_for_business()
         game_cls = self.registry.get(game_name)
@@ -531,7 +612,10 @@ class TableHost:
                     seed=self._seeder(),
                     now=self._clock(),
                     seats=tuple(seat_ids),
-                    meta={"settings": table_settings, "holders": holders},
+                    meta=seats.with_names(
+                        {"settings": table_settings, "holders": holders},
+                        {p: n for p, n in (names or {}).items() if p in people},
+                    ),
                 )
             except StoreConflict as exc:
                 raise TableError(str(exc)) from None
@@ -548,8 +632,10 @@ class TableHost:
             raise TableError("The game has already started.")
         return table
 
-    async def join(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
-        """Seat the user at the channel's lobby."""
+    async def join(
+        self, channel_id: int, user_id: str, table_id: int | None = None, name: str | None = None
+    ) -> Table:
+        """Seat the user at the channel's lobby (``name``: their display name, kept)."""
         self._check_open_for_business()
         async with self.lock(channel_id):
             table = await self._require(channel_id, table_id)
@@ -563,7 +649,8 @@ class TableHost:
                 raise TableError(
                     f"The table is full ({game_cls.max_players} of {game_cls.max_players} seats)."
                 )
-            new = record.evolve(seats=(*record.seats, user_id))
+            meta = seats.with_names(record.meta, {user_id: name} if name else {})
+            new = record.evolve(seats=(*record.seats, user_id), meta=meta)
             return await self._save(table, new, None, actor=user_id, action={"type": "join"})
 
     async def leave(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
@@ -684,10 +771,12 @@ class TableHost:
         *,
         table_id: int | None = None,
         version: int | None = None,
+        seen_at: datetime | None = None,
     ) -> Outcome:
         """Apply one action (an action dict or its notation) for the seat ``user_id`` holds, then
         persist it. ``table_id``/``version`` are those a component was drawn for: a mismatch is
-        OutOfDate."""
+        OutOfDate. ``seen_at`` is when a typed move was typed: ChangedSince if another decision
+        changed the table after that, TableError if it repeats the user's own move since."""
         self._check_open_for_business()
         async with self.lock(channel_id):
             table = await self._require(channel_id, table_id)
@@ -703,6 +792,8 @@ class TableHost:
                 if found is None:
                     raise TableError("You are not playing at this table.")
                 seat = found
+                if seen_at is not None:
+                    self._check_seen(record, game, seat, user_id, action, seen_at)
                 prompt = game.prompt()
                 if prompt is None or seat not in prompt.deciders():
                     names = seats.names(record)
@@ -713,7 +804,7 @@ class TableHost:
                         else "It is not your decision right now."
                     )
             typed = self._check_repeat(channel_id, user_id, action) if isinstance(action, str) else None
-            outcome = await self._apply(table, seat, action)
+            outcome = await self._apply(table, seat, action, who=user_id)
             if typed is not None:
                 self._typed[(channel_id, user_id)] = (typed, self._clock())
             return outcome
@@ -741,8 +832,11 @@ class TableHost:
             outcome.note = note
             return outcome
 
-    async def _apply(self, table: Table, seat: str, action: Action | str, by: str | None = None) -> Outcome:
-        """Apply and persist one action for ``seat`` (the caller holds the lock)."""
+    async def _apply(
+        self, table: Table, seat: str, action: Action | str, by: str | None = None, who: str = HOST
+    ) -> Outcome:
+        """Apply and persist one action for ``seat`` (the caller holds the lock); ``who``: the
+        user who took it, or :data:`HOST`."""
         record, game = table.record, table.game
         assert game is not None
         try:
@@ -756,12 +850,29 @@ class TableHost:
         meta = {k: v for k, v in record.meta.items() if k != "only_choice"}
         if by == ONLY_CHOICE:  # said on the turn message until the next decision
             meta["only_choice"] = [*record.meta.get("only_choice", []), [seat, game_notation]]
+        meta["recent"] = _recent(record.meta, who, chosen, self._clock())
+        if who != HOST and seat in meta.get("stand_in", ()):  # the player is back
+            meta["stand_in"] = [s for s in meta["stand_in"] if s != seat]
         new = record.evolve(
             status=FINISHED if result is not None else PLAYING, state=game.to_json(), meta=meta
         )
         logged = {**chosen, "by": by} if by is not None and by != seat else chosen
+        holder = seats.holder_of(record, seat)
+        in_person = by is None or by == holder
+        names = seats.names(new)
+        if by is not None and seats.is_bot(by) and not seats.is_bot(holder):
+            names[seat] = f"AI for {names[seat]}"  # an AI plays a person's turn for them
         saved = await self._save(
-            table, new, game, actor=seat, action=logged, events=events, turn=turn, acted=seat
+            table,
+            new,
+            game,
+            actor=seat,
+            action=logged,
+            events=events,
+            turn=turn,
+            acted=seat,
+            in_person=in_person,
+            names=names,
         )
         if result is not None:
             log.info("table #%s finished", record.id)
@@ -772,8 +883,35 @@ class TableHost:
         waits = after is not None and decider is None and bool(after.timeout) and decider_before is not None
         decider_changed = (decider is not None and decider != decider_before) or waits
         return Outcome(
-            saved, events, turn_changed=turn_changed, decider_changed=decider_changed, turn_before=turn
+            saved,
+            events,
+            turn_changed=turn_changed,
+            decider_changed=decider_changed,
+            turn_before=turn,
+            decider_before=decider_before,
+            decider=decider,
         )
+
+    def _check_seen(
+        self, record: TableRecord, game: Game, seat: str, user_id: str, typed: Action | str, seen_at: datetime
+    ) -> None:
+        """Refuse a typed move if the table changed after ``seen_at`` by a decision not the
+        user's own (ChangedSince), or if it repeats one of the user's own moves since (TableError)."""
+        if record.updated_at <= seen_at:
+            return
+        recent = record.meta.get("recent", [])
+        later = [e for e in recent if datetime.fromisoformat(e[2]) > seen_at]
+        if not later or any(e[0] != user_id for e in later) or len(later) >= RECENT_KEPT:
+            raise ChangedSince()
+        try:
+            chosen = game.parse(seat, typed) if isinstance(typed, str) else typed
+        except IllegalAction:
+            return  # not legal now: applying it says why
+        if any(e[1] == chosen for e in later):
+            raise TableError(
+                f"You just played '{shorten(game.notation(chosen))}' (a click and a typed move came "
+                "together); I did not play it a second time."
+            )
 
     def _check_repeat(self, channel_id: int, user_id: str, text: str) -> str:
         """The normalised typed move; TableError if the same player just played the same text."""
@@ -794,9 +932,17 @@ class TableHost:
     # -- seats during a game ------------------------------------------------------------------
 
     async def replace(
-        self, channel_id: int, user_id: str, seat: str, member: str | None, *, table_id: int | None = None
+        self,
+        channel_id: int,
+        user_id: str,
+        seat: str,
+        member: str | None,
+        *,
+        table_id: int | None = None,
+        member_name: str | None = None,
     ) -> Outcome:
-        """Hand ``seat`` to ``member`` (a Discord user id), or to an AI at the table's level.
+        """Hand ``seat`` to ``member`` (a Discord user id, display name ``member_name``), or to an
+        AI at the table's level.
 
         Allowed to the host and to the seat's own player; to any seated player once that seat's
         clock has run out. The new holder plays the seat from now on (its secrets included)."""
@@ -828,7 +974,12 @@ class TableHost:
                 raise TableError("That seat is already played that way.")
             names = seats.names(record)
             meta = seats.with_holder(record, seat, holder)
+            if member is not None and member_name:
+                meta = seats.with_names(meta, {member: member_name})
             meta["timed_out"] = [s for s in meta.get("timed_out", []) if s != seat]
+            meta["stand_in"] = [s for s in meta.get("stand_in", []) if s != seat]
+            action = {"type": "replace", "seat": seat, "from": old, "to": holder}
+            meta["recent"] = _recent(meta, HOST, action, self._clock())
             new = record.evolve(meta=meta)
             new_name = seats.name_of(new, seat)
             text = f"{names[seat]}'s seat is now played by {new_name}."
@@ -838,7 +989,7 @@ class TableHost:
                 new,
                 game,
                 actor=user_id,
-                action={"type": "replace", "seat": seat, "from": old, "to": holder},
+                action=action,
                 events=[event],
                 turn=_turn(game),
             )
@@ -861,9 +1012,11 @@ class TableHost:
             new = self.schedule(record.evolve(meta=meta), table.game)
             return await self.save_meta(table, new)
 
-    async def quiet(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
+    async def quiet(
+        self, channel_id: int, user_id: str, table_id: int | None = None, *, whole_game: bool = False
+    ) -> Table:
         """Remember that ``user_id`` is not to be asked in timed waits for the rest of this turn
-        (they pass when asked)."""
+        (or, ``whole_game``, of this game): they pass when asked."""
         self._check_open_for_business()
         async with self.lock(channel_id):
             table = await self._require(channel_id, table_id)
@@ -871,10 +1024,46 @@ class TableHost:
             seat = seats.seat_of(record, user_id)
             if game is None or seat is None:
                 raise TableError("You are not playing at this table.")
-            turn = _turn(game)
-            quiet = {**record.meta.get("quiet", {}), seat: turn}
-            new = self.schedule(record.evolve(meta={**record.meta, "quiet": quiet}), game)
+            if whole_game:
+                changes = {"quiet_game": sorted({*record.meta.get("quiet_game", []), seat})}
+            else:
+                changes = {"quiet": {**record.meta.get("quiet", {}), seat: _turn(game)}}
+            new = self.schedule(record.evolve(meta={**record.meta, **changes}), game)
             return await self.save_meta(table, new)
+
+    async def back(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
+        """The user is back at this table: their seat is theirs again (see ``bot.absence``)."""
+        self._check_open_for_business()
+        async with self.lock(channel_id):
+            table = await self._require(channel_id, table_id)
+            seat = seats.seat_of(table.record, user_id)
+            if table.game is None or seat is None:
+                raise TableError("You are not playing at this table.")
+            if not absence.is_away(table.record.meta, seat):
+                raise TableError("You are not away at this table: your seat is yours.")
+            meta = clocks.restart(absence.back(table.record.meta, seat), seat, self._clock())
+            return await self.mark(table, meta)
+
+    async def set_away(self, user_id: str, until: datetime | None) -> list[Table]:
+        """Mark ``user_id`` away until ``until`` at every running table where they hold a seat
+        (``until=None``: back everywhere); returns the tables changed."""
+        self._check_open_for_business()
+        changed = []
+        for record in await self.store.seated(user_id):
+            async with self.lock(record.channel_id):
+                table = await self.load(record.channel_id)
+                seat = seats.seat_of(table.record, user_id) if table is not None else None
+                if table is None or table.game is None or seat is None:
+                    continue
+                meta = table.record.meta
+                if until is not None:
+                    meta = absence.mark(meta, seat, absence.SAID, until)
+                elif absence.is_away(meta, seat):
+                    meta = clocks.restart(absence.back(meta, seat), seat, self._clock())
+                else:
+                    continue
+                changed.append(await self.mark(table, meta))
+        return changed
 
     async def note(self, table: Table, changes: dict[str, Any]) -> None:
         """Merge ``changes`` into the table's bookkeeping if it has not moved on (best effort)."""
@@ -893,6 +1082,24 @@ class TableHost:
         new = self.schedule(table.record.evolve(meta=meta), table.game)
         return await self.save_meta(table, new)
 
+    async def defer_effect(self, channel_id: int, table_id: int, key: str, until: datetime) -> None:
+        """Let the due effect ``key`` wait until ``until`` (its person's quiet hours)."""
+        async with self.lock(channel_id):
+            table = await self.load(channel_id)
+            if table is None or table.record.id != table_id or table.game is None:
+                return
+            await self.mark(table, effects.deferred(table.record.meta, key, until))
+
+    async def complete_effects(self, channel_id: int, table_id: int, keys: set[str]) -> None:
+        """Mark the due effects named ``keys`` done (see ``bot.effects``), once performed."""
+        async with self.lock(channel_id):
+            table = await self.load(channel_id)
+            if table is None or table.record.id != table_id or table.game is None:
+                return
+            meta = effects.without(table.record.meta, keys)
+            if meta != table.record.meta:
+                await self.mark(table, meta)
+
     async def due(self) -> list[TableRecord]:
         """Playing tables whose next deadline has come (of this process's shards, if sharded)."""
         if self._closing:
@@ -902,16 +1109,50 @@ class TableHost:
         return await self.store.due_tables(self._clock(), shards=self.shards)
 
     async def set_message(self, table: Table, message_id: int | None) -> None:
-        """Remember the channel message that currently shows this table (best effort: a failed
-        write is logged, and the table is shown by a new message next time)."""
+        """Remember the channel message that now shows this table at its version (best effort: a
+        failed write is logged, and the table is shown by a new message next time)."""
+        version = table.record.version
         try:
-            await self.store.set_message(table.record.id, message_id)
+            await self.store.set_message(table.record.id, message_id, version)
         except StoreError as exc:
             log.error("table #%s: could not remember its message: %s", table.record.id, exc)
             return
         cached = self._cache.get(table.record.channel_id)
         if cached is not None and cached.record.id == table.record.id:
-            cached.record = cached.record.evolve(message_id=message_id)
+            shown = max(cached.record.shown_version, version)
+            cached.record = cached.record.evolve(message_id=message_id, shown_version=shown)
+
+    async def shown(self, table: Table) -> None:
+        """Remember that the table's message now shows ``table``'s version (best effort)."""
+        record = table.record
+        cached = self._cache.get(record.channel_id)
+        known = cached.record if cached is not None and cached.record.id == record.id else record
+        if known.shown_version >= record.version:
+            return
+        try:
+            await self.store.set_shown(record.id, record.version)
+        except StoreError as exc:
+            log.error("table #%s: could not remember what its message shows: %s", record.id, exc)
+            return
+        if known is not record:
+            cached.record = known.evolve(shown_version=record.version)  # type: ignore[union-attr]
+
+    async def stale(self, grace: timedelta) -> list[TableRecord]:
+        """Tables (of this process's shards) whose channel message has been older than the
+        table for longer than ``grace``: a post failed, or the process stopped before it."""
+        if self._closing:
+            return []
+        before = self._clock() - grace
+        if self.shards is None:
+            return await self.store.stale_tables(before)
+        return await self.store.stale_tables(before, shards=self.shards)
+
+    def table_of(self, record: TableRecord) -> Table:
+        """The table of a stored record: its cached live table if that is the same version."""
+        cached = self._cache.get(record.channel_id)
+        if cached is not None and cached.record.id == record.id and cached.record.rev == record.rev:
+            return cached
+        return self._table_of(record)
 
     # -- shutdown -----------------------------------------------------------------------------
 

@@ -4,13 +4,16 @@ deadline has come (and right after each presented action), and presents what it 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import zlib
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
-from bot import clocks, seats
-from bot.engine.core import SYSTEM, TIMEOUT
+from bot import absence, clocks, effects, seats
+from bot.engine.core import SYSTEM, TIMEOUT, Action
 from bot.store import PLAYING
 from bot.tables import ONLY_CHOICE, Outcome, OutOfDate, Table, TableError, TableHost, only_choice
 from bot.thinking import Thinker
@@ -22,18 +25,34 @@ MAX_AUTOMATIC_STEPS = 400
 take a few hundred)."""
 
 PASS = {"type": "pass"}
+THINKING_NOTICE_SECONDS = 2.0
+"""A bot that thinks longer than this is said to be thinking on the turn message."""
+AWAY = "away"
+"""The notice that a person missed ``away_after`` decisions in a row: the AI plays on for them."""
 
 
 @dataclass
 class Notice:
-    """Something to tell a table that is not an action: a reminder, or a clock that ran out."""
+    """Something to tell a table that is not an action: a reminder, or a clock that ran out.
+    It is a due effect (see ``bot.effects``): once told, the presenter marks ``key`` done."""
 
     table: Table
     kind: str
-    """``half`` or ``late`` (reminders) or ``out`` (the clock ran out and the table waits)."""
+    """``half`` or ``late`` (reminders), ``out`` (the clock ran out and the table waits) or
+    ``away`` (the AI plays on for someone who missed their turns)."""
     seat: str
     holder: str
     deadline: datetime | None
+    key: str = ""
+
+
+class TendingFailed(Exception):
+    """Tending a table stopped at an unexpected error; ``results`` is what was done before it
+    (already saved, still to be shown), ``__cause__`` the error."""
+
+    def __init__(self, results: list[Outcome | Notice]) -> None:
+        super().__init__("tending failed")
+        self.results = results
 
 
 class Tender:
@@ -42,30 +61,41 @@ class Tender:
     def __init__(self, host: TableHost, thinker: Thinker) -> None:
         self.host = host
         self.thinker = thinker
+        self.on_thinking: Callable[[Table, str], Awaitable[None]] | None = None
+        """Told when a bot thinks long (the bot's scheduler shows it on the turn message)."""
 
     async def tend(self, channel_id: int, table_id: int) -> list[Outcome | Notice]:
-        """Handle everything that is due at this table now, in order."""
+        """Handle everything that is due at this table now, in order: clock moments and their
+        effects, a prompt timeout, an idle seat's take-over, bots and single choices. Raises
+        :class:`TendingFailed` (with what was done so far) if anything fails on the way."""
         if self.host.closing:
             return []
         results: list[Outcome | Notice] = []
-        idle_seat, timeout_version = await self._clock_moments(channel_id, table_id, results)
-        if timeout_version is not None:
-            try:
-                results.append(
-                    await self.host.play_for(channel_id, table_id, timeout_version, SYSTEM, dict(TIMEOUT))
-                )
-            except (OutOfDate, TableError) as exc:
-                log.info("table #%s: timeout not applied: %s", table_id, exc)
-        if idle_seat is not None:
-            results += await self._play_idle_turn(channel_id, table_id, idle_seat)
-        results += await self._play_automatic(channel_id, table_id)
+        try:
+            table, timeout_version = await self._mark_due_moments(channel_id, table_id)
+            if table is None:
+                return []
+            for effect in effects.due(table.record.meta, self.host.now()):
+                if effect["kind"] in (*effects.NOTICES, AWAY):
+                    results.append(self._notice(table, effect))
+            if timeout_version is not None:
+                try:
+                    results.append(
+                        await self.host.play_for(channel_id, table_id, timeout_version, SYSTEM, dict(TIMEOUT))
+                    )
+                except (OutOfDate, TableError) as exc:
+                    log.info("table #%s: timeout not applied: %s", table_id, exc)
+            for effect in effects.pending(table.record.meta):
+                if effect["kind"] == effects.TAKEOVER:
+                    await self._take_over(channel_id, table_id, effect, results)
+            await self._play_automatic(channel_id, table_id, results)
+        except Exception as exc:
+            raise TendingFailed(results) from exc
         return results
 
-    async def _clock_moments(
-        self, channel_id: int, table_id: int, results: list[Outcome | Notice]
-    ) -> tuple[str | None, int | None]:
-        """Mark the clock moments that have come; reminders and waits go into ``results``.
-        Returns the seat an AI must now play for (idle=bot) and the version to time out at."""
+    async def _mark_due_moments(self, channel_id: int, table_id: int) -> tuple[Table | None, int | None]:
+        """Mark the clock moments that have come, each with its effect, in one save. Returns the
+        table as saved (its due effects in its meta) and the version to time a hold out at."""
         async with self.host.lock(channel_id):
             table = await self.host.load(channel_id)
             if table is None or table.record.id != table_id or table.record.status != PLAYING:
@@ -74,45 +104,82 @@ class Tender:
             settings = seats.settings(record)
             hours = int(settings["clock"])
             meta = record.meta
-            idle_seat = timeout_version = None
+            timeout_version = None
             for kind in clocks.due(meta, hours, self.host.now()):
                 if kind == clocks.HOLD:
                     timeout_version = record.version
                     continue
-                seat = meta["clock"]["seat"]
+                clock = meta["clock"]
+                seat, since = clock["seat"], clock["since"]
                 holder = seats.holder_of(record, seat)
                 meta = clocks.mark(meta, kind)
-                if seats.is_bot(holder):
+                if seats.is_bot(holder) or absence.is_away(meta, seat):
                     continue
-                if kind == clocks.OUT:
-                    if settings["idle"] == "bot":
-                        idle_seat = seat
-                        continue
-                    meta = {**meta, "timed_out": sorted({*meta.get("timed_out", []), seat})}
-                results.append(Notice(table, kind, seat, holder, clocks.clock_end(meta, hours)))
-            if meta is not record.meta:
-                table = await self.host.mark(table, meta)
-                for item in results:
-                    if isinstance(item, Notice):
-                        item.table = table
-            return idle_seat, timeout_version
+                if kind == clocks.OUT and settings["idle"] == "bot":
+                    effect = {"kind": effects.TAKEOVER, "seat": seat, "level": settings["level"]}
+                    # and the AI answers the seat's waits until they are back
+                    meta = {**meta, "stand_in": sorted({*meta.get("stand_in", []), seat})}
+                    meta, count = absence.missed(meta, seat)
+                    if 0 < int(settings["away_after"]) <= count:  # away now: the AI plays on, quietly
+                        meta = absence.mark(meta, seat, absence.MISSED)
+                        key = effects.key_of(AWAY, seat, since)
+                        away = {"kind": AWAY, "seat": seat, "holder": holder, "since": since, "key": key}
+                        meta = effects.add(meta, away)
+                else:
+                    if kind == clocks.OUT:
+                        meta = {**meta, "timed_out": sorted({*meta.get("timed_out", []), seat})}
+                    effect = {"kind": kind, "seat": seat, "holder": holder}
+                key = effects.key_of(effect["kind"], seat, since)
+                meta = effects.add(meta, {**effect, "since": since, "key": key})
+            returning = absence.next_return(meta)
+            if meta is not record.meta or (returning is not None and returning <= self.host.now()):
+                table = await self.host.mark(table, meta)  # rescheduled: whoever's day came is back
+            return table, timeout_version
+
+    def _notice(self, table: Table, effect: dict[str, Any]) -> Notice:
+        hours = int(seats.settings(table.record)["clock"])
+        end = datetime.fromisoformat(effect["since"]) + timedelta(hours=hours) if hours > 0 else None
+        return Notice(table, effect["kind"], effect["seat"], effect["holder"], end, effect["key"])
+
+    async def _choose(self, table: Table, seat: str, level: str) -> Action | None:
+        """The AI's choice for ``seat``; if it thinks longer than :data:`THINKING_NOTICE_SECONDS`,
+        ``on_thinking`` is told (the turn message says so) while it goes on."""
+        assert table.game is not None
+        choosing = asyncio.ensure_future(
+            self.thinker.choose(table.game, seat, level, self._seed(table, seat))
+        )
+        done, _ = await asyncio.wait({choosing}, timeout=THINKING_NOTICE_SECONDS)
+        if not done and self.on_thinking is not None:
+            try:
+                await self.on_thinking(table, seat)
+            except Exception as exc:  # only news: the decision goes on whatever happens to it
+                log.info("table #%s: could not say that a bot is thinking: %s", table.record.id, exc)
+        return await choosing
 
     def _seed(self, table: Table, seat: str) -> int:
         return zlib.crc32(f"{table.record.seed}:{table.record.version}:{seat}".encode())
 
-    async def _play_idle_turn(self, channel_id: int, table_id: int, seat: str) -> list[Outcome | Notice]:
-        """An AI plays the rest of the turn of a seat whose clock ran out (idle=bot)."""
-        results: list[Outcome | Notice] = []
+    async def _take_over(
+        self, channel_id: int, table_id: int, effect: dict[str, Any], results: list[Outcome | Notice]
+    ) -> None:
+        """An AI plays the rest of the turn of a seat whose clock ran out (idle=bot), one
+        versioned action at a time, while the take-over is due (it lapses with the move that
+        ends the seat's turn, see ``bot.effects``); what it plays goes into ``results``."""
+        seat, level = effect["seat"], effect["level"]
+        first = True
         for _ in range(MAX_AUTOMATIC_STEPS):
+            if self.host.closing:
+                break
             table = await self.host.load(channel_id)
             if table is None or table.record.id != table_id or table.game is None:
                 break
             prompt = table.game.prompt()
-            if prompt is None or prompt.player != seat:
+            due = effects.takeover_of(table.record.meta, seat) is not None
+            if not due or prompt is None or prompt.player != seat:
                 break
-            level = seats.settings(table.record)["level"]
-            action = await self.thinker.choose(table.game, seat, level, self._seed(table, seat))
-            if action is None:
+            action = await self._choose(table, seat, level)
+            if action is None:  # the AI declines the seat's decision: the take-over is over
+                await self.host.complete_effects(channel_id, table_id, {effect["key"]})
                 break
             name = table.names()[seat]
             note = f"⏰ {name} ran out of time: an AI ({level}) plays this turn for them."
@@ -124,7 +191,7 @@ class Tender:
                     seat,
                     action,
                     by=seats.bot_holder(level),
-                    note=note if not results else "",
+                    note=note if first else "",
                 )
             except OutOfDate:
                 continue
@@ -132,12 +199,11 @@ class Tender:
                 log.warning("table #%s: the AI's move for an idle seat was refused: %s", table_id, exc)
                 break
             results.append(outcome)
-        return results
+            first = False
 
-    async def _play_automatic(self, channel_id: int, table_id: int) -> list[Outcome | Notice]:
+    async def _play_automatic(self, channel_id: int, table_id: int, results: list[Outcome | Notice]) -> None:
         """Bots decide, a person's only choice is taken for them, and quiet players pass, until
-        the table waits for a person."""
-        results: list[Outcome | Notice] = []
+        the table waits for a person; what they play goes into ``results``."""
         for _ in range(MAX_AUTOMATIC_STEPS):
             if self.host.closing:
                 break
@@ -154,9 +220,18 @@ class Tender:
             holder = seats.holder_of(record, seat)
             by: str | None = None
             if seats.is_bot(holder):
-                action = await self.thinker.choose(
-                    game, seat, seats.level_of(holder), self._seed(table, seat)
-                )
+                action = await self._choose(table, seat, seats.level_of(holder))
+            elif seat != game.prompt().player and (
+                seat in record.meta.get("stand_in", ()) or absence.is_away(record.meta, seat)
+            ):
+                # The AI standing in lets the chance go: an interrupt would leave its follow-up
+                # decisions waiting for the absent player.
+                action = PASS if PASS in game.legal_actions(seat) else None
+                by = seats.bot_holder(seats.settings(record)["level"])
+            elif self.host.ai_plays(record, record.meta, seat):  # its person is away
+                level = seats.settings(record)["level"]
+                action = await self._choose(table, seat, level)
+                by = seats.bot_holder(level)
             elif (single := only_choice(game, seat)) is not None:
                 action, by = single, ONLY_CHOICE  # said on the turn message
             else:
@@ -176,4 +251,3 @@ class Tender:
             except TableError as exc:
                 log.warning("table #%s: a bot's move was refused: %s", table_id, exc)
                 break
-        return results

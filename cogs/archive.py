@@ -25,6 +25,7 @@ from bot.archive.replay import LogRow, Replay, log_rows, rebuild
 from bot.archive.results import USED, GameResult
 from bot.engine.core import format_text
 from bot.store import FINISHED, PLAYING, StoreError, TableRecord
+from cogs.components import BotItem, table_number
 from cogs.replay_job import Drawer, DrawnReplay, ReplayJob
 from cogs.replies import reply, trim
 from cogs.turns import DRAWING
@@ -93,7 +94,9 @@ def visible(interaction: discord.Interaction, channel_id: int) -> bool:
 
 
 class ArchiveButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"ar:(?P<action>replay|stats|view):(?P<table>\d+)"
+    BotItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ar:(?P<action>replay|stats|view):(?P<table>\d+)",
 ):
     """Replay and Stats beside Rematch on a final message; "Step through" on a replay."""
 
@@ -115,20 +118,20 @@ class ArchiveButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> ArchiveButton:
-        return cls(match["action"], int(match["table"]))
+        return cls(match["action"], table_number(match["table"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with interaction.client.working():  # type: ignore[attr-defined]
-            cog = _cog(interaction)
-            if self.action == "replay":
-                await cog.post_replay(interaction, self.table_id)
-            elif self.action == "stats":
-                await cog.stats_button(interaction, self.table_id)
-            else:
-                await cog.open_viewer(interaction, self.table_id)
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        cog = _cog(interaction)
+        if self.action == "replay":
+            await cog.post_replay(interaction, self.table_id)
+        elif self.action == "stats":
+            await cog.stats_button(interaction, self.table_id)
+        else:
+            await cog.open_viewer(interaction, self.table_id)
 
 
 class StepButton(
+    BotItem,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"rv:(?P<table>\d+):(?P<upto>\d+):(?P<step>\d+):(?P<kind>first|prev|next|last)",
 ):
@@ -154,14 +157,17 @@ class StepButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> StepButton:
-        return cls(int(match["table"]), int(match["upto"]), int(match["step"]), match["kind"])
+        return cls(
+            table_number(match["table"]), table_number(match["upto"]), int(match["step"]), match["kind"]
+        )
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with interaction.client.working():  # type: ignore[attr-defined]
-            await _cog(interaction).show_step(interaction, self.table_id, self.upto, self.step)
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).show_step(interaction, self.table_id, self.upto, self.step)
 
 
-class StepSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"rs:(?P<table>\d+):(?P<upto>\d+)"):
+class StepSelect(
+    BotItem, discord.ui.DynamicItem[discord.ui.Select], template=r"rs:(?P<table>\d+):(?P<upto>\d+)"
+):
     """The viewer's turn select (values are step numbers)."""
 
     def __init__(
@@ -185,16 +191,16 @@ class StepSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"rs:(?P<ta
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
     ) -> StepSelect:
-        return cls(int(match["table"]), int(match["upto"]))
+        return cls(table_number(match["table"]), table_number(match["upto"]))
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def pressed(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else "0"
-        async with interaction.client.working():  # type: ignore[attr-defined]
-            step = int(value) if value.isdigit() else 0
-            await _cog(interaction).show_step(interaction, self.table_id, self.upto, step)
+        step = int(value) if value.isdigit() else 0
+        await _cog(interaction).show_step(interaction, self.table_id, self.upto, step)
 
 
 class HistoryButton(
+    BotItem,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"ah:(?P<member>\d+):(?P<page>\d+):(?P<kind>prev|next)",
 ):
@@ -216,9 +222,8 @@ class HistoryButton(
     ) -> HistoryButton:
         return cls(int(match["member"]), int(match["page"]), match["kind"])
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with interaction.client.working():  # type: ignore[attr-defined]
-            await _cog(interaction).show_history(interaction, self.member, self.page, edit=True)
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        await _cog(interaction).show_history(interaction, self.member, self.page, edit=True)
 
 
 ITEMS = (ArchiveButton, StepButton, StepSelect, HistoryButton)

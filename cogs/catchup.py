@@ -3,6 +3,7 @@ turns one line each when long), and the final ranking of a finished game."""
 
 from __future__ import annotations
 
+from bot import seats
 from bot.engine.core import Result, format_text
 from bot.tables import Table, TableHost
 
@@ -65,6 +66,8 @@ async def catch_up_lines(host: TableHost, table: Table, seat: str | None) -> lis
     body = summarise(named)
     if not body:
         return []
+    if not seats.is_bot(table.holder_of(seat)) and await host.played_for(table, seat):
+        return [f"{names.get(seat, seat)}, while you were away the AI played for you:", *body]
     return [f"Since {names.get(seat, seat)} last decided:", *body]
 
 

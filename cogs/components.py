@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -11,6 +12,7 @@ from bot.engine.core import Prompt
 from bot.store import TableRecord
 from cogs.labels import BUTTON_LABEL, OPTION_DESCRIPTION, OPTION_LABEL, Words, fit, raw_words
 from cogs.picker import DONE, StalePath, Step, decode_path, encode_path
+from cogs.replies import answer_failure
 
 if TYPE_CHECKING:
     from cogs.ui import TableUI
@@ -36,6 +38,13 @@ MALFORMED: tuple[int, ...] = (999_999,)
 """The path given to a component whose id the bot never made: it leads nowhere (out of date)."""
 
 
+def table_number(text: str) -> int:
+    """A table id or version read from a custom id; one no table can have (a crafted id with too
+    many digits for the database) reads as 0, which matches no table."""
+    number = int(text)
+    return number if number < 2**63 else 0
+
+
 def _path(text: str) -> tuple[int, ...]:
     try:
         return decode_path(text)
@@ -43,7 +52,44 @@ def _path(text: str) -> tuple[int, ...]:
         return MALFORMED
 
 
+FIELDS: dict[str, Callable[[str], Any]] = {
+    "table": table_number,
+    "ver": table_number,
+    "path": _path,
+    "page": int,
+}
+"""How a custom id's named parts are read (any other part stays text)."""
+
+
+class BotItem:
+    """What every component of the bot shares: it is rebuilt from its custom id alone (the
+    template's named parts, in order, are the constructor's arguments, read by :data:`FIELDS`);
+    its work counts as a handler in flight (shutdown waits for it); and an error nobody expected
+    is answered privately instead of leaving the user with "This interaction failed" (see
+    ``cogs.replies.answer_failure``). Subclasses implement :meth:`pressed`."""
+
+    __discord_ui_compiled_template__: re.Pattern[str]
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> Any:
+        names = cls.__discord_ui_compiled_template__.groupindex
+        return cls(*(FIELDS.get(name, str)(match[name]) for name in sorted(names, key=names.__getitem__)))
+
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        """Handle a click or selection (each component says how)."""
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async with interaction.client.working():  # type: ignore[attr-defined]
+            try:
+                await self.pressed(interaction)
+            except Exception as exc:
+                await answer_failure(interaction, exc, type(self).__name__)
+
+
 class LobbyButton(
+    BotItem,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"lobby:(?P<action>join|leave|start|addbot|removebot):(?P<table>\d+)",
 ):
@@ -62,19 +108,12 @@ class LobbyButton(
         self.action = action
         self.table_id = table_id
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> LobbyButton:
-        return cls(match["action"], int(match["table"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with interaction.client.working():  # type: ignore[attr-defined]
-            await _ui(interaction).lobby.clicked(interaction, self.action, self.table_id)
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        await _ui(interaction).lobby.clicked(interaction, self.action, self.table_id)
 
 
 class AbandonButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"abandon:(?P<answer>yes|no):(?P<table>\d+)"
+    BotItem, discord.ui.DynamicItem[discord.ui.Button], template=r"abandon:(?P<answer>yes|no):(?P<table>\d+)"
 ):
     """The confirmation buttons of /game abandon."""
 
@@ -90,19 +129,14 @@ class AbandonButton(
         self.answer = answer
         self.table_id = table_id
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> AbandonButton:
-        return cls(match["answer"], int(match["table"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with interaction.client.working():  # type: ignore[attr-defined]
-            await _ui(interaction).lobby.abandon_answer(interaction, self.answer == "yes", self.table_id)
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        await _ui(interaction).lobby.abandon_answer(interaction, self.answer == "yes", self.table_id)
 
 
 TABLE_BUTTONS = {
     "quiet": ("Don't ask me this turn", discord.ButtonStyle.secondary),
+    "quiet-game": ("Don't ask me again this game", discord.ButtonStyle.secondary),
+    "back": ("I'm back", discord.ButtonStyle.success),
     "rematch": ("Rematch", discord.ButtonStyle.success),
     "leave-yes": ("Leave: an AI takes my seat", discord.ButtonStyle.danger),
     "leave-no": ("Stay", discord.ButtonStyle.secondary),
@@ -110,8 +144,9 @@ TABLE_BUTTONS = {
 
 
 class TableButton(
+    BotItem,
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"tb:(?P<action>quiet|rematch|leave-yes|leave-no):(?P<table>\d+)",
+    template=r"tb:(?P<action>quiet-game|quiet|back|rematch|leave-yes|leave-no):(?P<table>\d+)",
 ):
     """Table-level buttons: "don't ask me this turn", Rematch, and the in-game leave confirmation."""
 
@@ -123,15 +158,8 @@ class TableButton(
         self.action = action
         self.table_id = table_id
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> TableButton:
-        return cls(match["action"], int(match["table"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with interaction.client.working():  # type: ignore[attr-defined]
-            await _ui(interaction).seats.button(interaction, self.action, self.table_id)
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        await _ui(interaction).seats.button(interaction, self.action, self.table_id)
 
 
 def _style(token: str) -> discord.ButtonStyle:
@@ -145,6 +173,7 @@ def _style(token: str) -> discord.ButtonStyle:
 
 
 class PickButton(
+    BotItem,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"pk:(?P<scope>[pe]):(?P<table>\d+):(?P<ver>\d+):(?P<path>[\d.]*)",
 ):
@@ -172,20 +201,14 @@ class PickButton(
         )
         self.scope, self.table_id, self.version, self.path = scope, table_id, version, path
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> PickButton:
-        return cls(match["scope"], int(match["table"]), int(match["ver"]), _path(match["path"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with interaction.client.working():  # type: ignore[attr-defined]
-            await _ui(interaction).play.picked(
-                interaction, scope=self.scope, table_id=self.table_id, version=self.version, path=self.path
-            )
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        await _ui(interaction).play.picked(
+            interaction, scope=self.scope, table_id=self.table_id, version=self.version, path=self.path
+        )
 
 
 class PickSelect(
+    BotItem,
     discord.ui.DynamicItem[discord.ui.Select],
     template=r"ps:(?P<scope>[pe]):(?P<table>\d+):(?P<ver>\d+):(?P<path>[\d.]*)",
 ):
@@ -219,26 +242,20 @@ class PickSelect(
         )
         self.scope, self.table_id, self.version, self.path = scope, table_id, version, path
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
-    ) -> PickSelect:
-        return cls(match["scope"], int(match["table"]), int(match["ver"]), _path(match["path"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def pressed(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else ""
         index = int(value) if value.isdigit() else MALFORMED[0]
-        async with interaction.client.working():  # type: ignore[attr-defined]
-            await _ui(interaction).play.picked(
-                interaction,
-                scope=self.scope,
-                table_id=self.table_id,
-                version=self.version,
-                path=(*self.path, index),
-            )
+        await _ui(interaction).play.picked(
+            interaction,
+            scope=self.scope,
+            table_id=self.table_id,
+            version=self.version,
+            path=(*self.path, index),
+        )
 
 
 class NavButton(
+    BotItem,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"pn:(?P<scope>[pe]):(?P<table>\d+):(?P<ver>\d+):(?P<path>[\d.]*):(?P<page>\d+)",
 ):
@@ -257,32 +274,21 @@ class NavButton(
         )
         self.scope, self.table_id, self.version, self.path, self.page = scope, table_id, version, path, page
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> NavButton:
-        return cls(
-            match["scope"],
-            int(match["table"]),
-            int(match["ver"]),
-            _path(match["path"]),
-            int(match["page"]),
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        await _ui(interaction).play.picked(
+            interaction,
+            scope=self.scope,
+            table_id=self.table_id,
+            version=self.version,
+            path=self.path,
+            page=self.page,
         )
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with interaction.client.working():  # type: ignore[attr-defined]
-            await _ui(interaction).play.picked(
-                interaction,
-                scope=self.scope,
-                table_id=self.table_id,
-                version=self.version,
-                path=self.path,
-                page=self.page,
-            )
 
 
 class ChoicesButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"pc:(?P<table>\d+):(?P<ver>\d+):(?P<kind>[om])"
+    BotItem,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"pc:(?P<table>\d+):(?P<ver>\d+):(?P<kind>[om])",
 ):
     """Opens a private picker: for out-of-turn players (o) or for the player's secret choices (m)."""
 
@@ -297,20 +303,14 @@ class ChoicesButton(
         )
         self.table_id, self.version, self.kind = table_id, version, kind
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> ChoicesButton:
-        return cls(int(match["table"]), int(match["ver"]), match["kind"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with interaction.client.working():  # type: ignore[attr-defined]
-            await _ui(interaction).play.open_private_picker(
-                interaction, self.table_id, self.version, out_of_turn=self.kind == "o"
-            )
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        await _ui(interaction).play.open_private_picker(
+            interaction, self.table_id, self.version, out_of_turn=self.kind == "o"
+        )
 
 
 class HelpButton(
+    BotItem,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"hp:(?P<scope>[pe]):(?P<table>\d+):(?P<ver>\d+):(?P<path>[\d.]*)",
 ):
@@ -328,17 +328,10 @@ class HelpButton(
         )
         self.scope, self.table_id, self.version, self.path = scope, table_id, version, path
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
-    ) -> HelpButton:
-        return cls(match["scope"], int(match["table"]), int(match["ver"]), _path(match["path"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        async with interaction.client.working():  # type: ignore[attr-defined]
-            await _ui(interaction).help.pressed(
-                interaction, scope=self.scope, table_id=self.table_id, version=self.version, path=self.path
-            )
+    async def pressed(self, interaction: discord.Interaction) -> None:
+        await _ui(interaction).help.pressed(
+            interaction, scope=self.scope, table_id=self.table_id, version=self.version, path=self.path
+        )
 
 
 ALL_ITEMS = (
@@ -428,7 +421,8 @@ def turn_view(
     record: TableRecord, prompt: Prompt, step: Step | None, page: int, words: Words = raw_words
 ) -> discord.ui.View:
     """Components of the public turn message for this prompt: the step's options in ``words``
-    (rows 0–3), then on row 4 the private-picker buttons, "don't ask me" and **?** (at most 4)."""
+    (rows 0–3), then on row 4 the private-picker buttons, "don't ask me" (this turn, this game)
+    and **?** (at most 5)."""
     view = discord.ui.View(timeout=None)
     split = prompt.private and bool(prompt.secret_verbs)
     if step is not None and (split or not prompt.private):  # a split prompt's public choices
@@ -440,6 +434,9 @@ def turn_view(
         view.add_item(ChoicesButton(record.id, record.version, "o", prompt.others_label or "Act out of turn"))
         if prompt.player is None and prompt.timeout:  # a timed wait for the others' answers
             view.add_item(TableButton("quiet", record.id))
+            view.add_item(TableButton("quiet-game", record.id))
+    if record.meta.get("away"):
+        view.add_item(TableButton("back", record.id))
     path = step.path if step is not None and (split or not prompt.private) else ()
     view.add_item(HelpButton(PUBLIC, record.id, record.version, path))
     return view

@@ -3,6 +3,7 @@ playing by typing, and what a player needs to follow (board, log, hand, turns, r
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import TYPE_CHECKING
 
@@ -10,19 +11,22 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot import seats
+from bot import quiet_hours, seats
 from bot.engine.core import Game, IllegalAction, format_text, help_matches, parse_options, shorten
 from bot.store import LOBBY, PLAYING
 from bot.tables import Table, TableError
 from cogs import components as comp
 from cogs.picker import ActionTree
 from cogs.replies import reply, send_public
+from cogs.seatnames import seat_choice
 
 if TYPE_CHECKING:
     from bot.app import TableBot
 
 log = logging.getLogger(__name__)
 
+RESTART_SECONDS = 30
+"""How long the tending loop waits before it starts again after failing."""
 NOT_IN_GUILD = "Games are played in server channels; use this command in a channel."
 LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in seats.LEVELS]
 
@@ -129,19 +133,13 @@ class GameCog(commands.Cog):
     async def seat_names(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """The seats of this channel's table, by who plays them."""
+        """The seats of this channel's table, by colour and who plays them."""
         table = await self.host.current(interaction.channel_id or 0)
         if table is None:
             return []
         found = []
-        for number, seat in enumerate(table.record.seats, start=1):
-            holder = table.holder_of(seat)
-            if seats.is_bot(holder):
-                who = seats.name_of(table.record, seat)
-            else:
-                member = interaction.guild.get_member(int(holder)) if interaction.guild else None
-                who = member.display_name if member is not None else f"player {holder}"
-            label = f"Seat {number}: {who}"
+        for seat in table.record.seats:
+            label = seat_choice(table, seat, interaction.guild)
             if current.lower() in label.lower():
                 found.append(app_commands.Choice(name=label[:100], value=seat))
         return found[:25]
@@ -182,6 +180,7 @@ class GameCog(commands.Cog):
                     game_name=game,
                     host_id=str(interaction.user.id),
                     options_text=options,
+                    names={str(interaction.user.id): interaction.user.display_name},
                 )
             except TableError as exc:
                 await reply(interaction, str(exc))
@@ -212,7 +211,7 @@ class GameCog(commands.Cog):
         user = str(interaction.user.id)
         try:
             if action == "join":
-                table = await self.host.join(interaction.channel_id, user)
+                table = await self.host.join(interaction.channel_id, user, name=interaction.user.display_name)
             else:
                 table = await self.host.leave(interaction.channel_id, user)
         except TableError as exc:
@@ -310,6 +309,51 @@ class GameCog(commands.Cog):
         async with self.bot.working():
             if await self._table(interaction) is not None:
                 await self.bot.ui.seats.pause(interaction, False)
+
+    @game.command(name="away", description="Be away for some days: no pings; an AI plays or your clock stops")
+    @app_commands.describe(days="How many days you are away (1–60)")
+    async def away(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 60]) -> None:
+        async with self.bot.working():
+            await self.bot.ui.seats.away(interaction, days)
+
+    @game.command(name="back", description="You are back: your seats are yours again at every table")
+    async def back(self, interaction: discord.Interaction) -> None:
+        async with self.bot.working():
+            await self.bot.ui.seats.away(interaction, None)
+
+    async def zone_names(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """IANA time zones matching what the user typed."""
+        return [app_commands.Choice(name=z, value=z) for z in quiet_hours.zones(current)]
+
+    @game.command(
+        name="quiet", description="Your quiet hours: reminders that fall in them wait until they end"
+    )
+    @app_commands.describe(
+        start="When they begin, HH:MM (the same as end: no quiet hours)",
+        end="When they end, HH:MM",
+        timezone="Your time zone, e.g. Europe/Berlin",
+    )
+    @app_commands.autocomplete(timezone=zone_names)
+    async def quiet(self, interaction: discord.Interaction, start: str, end: str, timezone: str) -> None:
+        async with self.bot.working():
+            try:
+                hours = quiet_hours.parse(start.strip(), end.strip(), timezone.strip())
+            except IllegalAction as exc:
+                await reply(interaction, str(exc))
+                return
+            user = str(interaction.user.id)
+            prefs = await self.host.store.person(user)
+            await self.host.store.set_person(user, {**prefs, "quiet": hours})
+            if hours["start"] == hours["end"]:
+                await reply(interaction, "No quiet hours: reminders come whenever they are due.")
+            else:
+                await reply(
+                    interaction,
+                    f"🌙 Quiet hours {hours['start']}–{hours['end']} ({hours['zone']}): a reminder that "
+                    "falls in them waits until they end.",
+                )
 
     @game.command(name="turns", description="Every table waiting for you (here, or in a DM: everywhere)")
     async def turns(self, interaction: discord.Interaction) -> None:
@@ -458,13 +502,24 @@ class GameCog(commands.Cog):
 
     @tasks.loop(seconds=10)
     async def tend_tables(self) -> None:
-        """Tend every table whose deadline has come: reminders, clocks, timeouts, bots."""
+        """Tend every table whose deadline has come: reminders, clocks, timeouts, bots (each
+        table inside its own error boundary, see ``Scheduler``)."""
         async with self.bot.working():
-            try:
-                await self.bot.scheduler.run_due()
-            except TableError as exc:
-                log.warning("tending tables failed: %s", exc)
+            await self.bot.scheduler.run_due()
 
     @tend_tables.before_loop
     async def _wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
+
+    @tend_tables.error
+    async def _tending_stopped(self, error: BaseException) -> None:
+        """The loop itself failed (nothing a single table raises gets here): start it again."""
+        log.error("the tending loop stopped; starting it again in %ss", RESTART_SECONDS, exc_info=error)
+        asyncio.get_running_loop().call_later(RESTART_SECONDS, self._restart_tending)
+
+    def _restart_tending(self) -> None:
+        if self.bot.is_closed() or self.bot.host is None or self.bot.host.closing:
+            return
+        if not self.tend_tables.is_running():
+            self.tend_tables.start()
+            log.info("the tending loop runs again")

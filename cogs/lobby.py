@@ -9,7 +9,7 @@ import discord
 from bot import seats
 from bot.tables import Outcome, Table, TableError
 from cogs import components as comp
-from cogs.replies import reply, send_public
+from cogs.replies import APPLIED, reply, send_public
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -56,7 +56,7 @@ class LobbyUI:
             if action == "start":
                 outcome = await self.host.start(channel_id, user, table_id)
             elif action == "join":
-                table = await self.host.join(channel_id, user, table_id)
+                table = await self.host.join(channel_id, user, table_id, interaction.user.display_name)
             elif action == "addbot":
                 table = await self.host.add_bot(channel_id, user, table_id=table_id)
             elif action == "removebot":
@@ -80,6 +80,7 @@ class LobbyUI:
         self, interaction: discord.Interaction, outcome: Outcome, *, from_lobby_message: bool
     ) -> None:
         """Retire the lobby message and post the first turn message."""
+        interaction.extras[APPLIED] = True
         table = outcome.table
         turns = self.bot.ui.turns
         names = table.names()

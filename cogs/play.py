@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine.core import Action, format_text, shorten
-from bot.tables import OutOfDate, Table, TableError
+from bot.tables import ChangedSince, OutOfDate, Table, TableError
 from cogs import components as comp
 from cogs import labels
 from cogs.picker import StalePath, Step, choice_tree, split_choices
-from cogs.replies import reply
+from cogs.replies import APPLIED, reply
 from cogs.turns import root_step
 
 if TYPE_CHECKING:
@@ -143,7 +143,8 @@ class Play:
         """Apply an action chosen by the interaction's user and present the outcome.
 
         The interaction is acknowledged first (drawing a board may take a moment): a click
-        with a deferred update, a command with a private "thinking" reply.
+        with a deferred update, a command with a private "thinking" reply. A typed move counts
+        against the table as it was when it was typed (the interaction's creation time).
         """
         component = interaction.type is discord.InteractionType.component
         if component:
@@ -157,13 +158,22 @@ class Play:
                 action,
                 table_id=table.record.id,
                 version=version,
+                seen_at=None if component else interaction.created_at,
             )
+        except ChangedSince as exc:
+            current = await self.host.current(table.record.channel_id)
+            if current is None or current.game is None:
+                await reply(interaction, f"{exc} There is no game running here now.")
+            else:
+                await self.bot.ui.turns.show_privately(interaction, current, f"{exc}\n")
+            return
         except OutOfDate as exc:
             await self.bot.ui.turns.show_out_of_date(interaction, str(exc))
             return
         except TableError as exc:
             await reply(interaction, str(exc))
             return
+        interaction.extras[APPLIED] = True
         following_seat = outcome.table.seat_of(str(interaction.user.id)) or ""
         if not on_turn_message:
             notation = action if isinstance(action, str) else table.game.notation(action)  # type: ignore[union-attr]

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import partial
 from typing import TYPE_CHECKING
 
 import discord
 
-from bot.store import PLAYING
-from bot.tables import Outcome, Table
-from bot.tending import Notice
-from cogs.replies import pinging
+from bot import quiet_hours
+from bot.store import PLAYING, StoreError, TableRecord
+from bot.tables import NOT_SAVED, STORE_DOWN, Outcome, Table, TableError, TableHost
+from bot.tending import AWAY, Notice, TendingFailed
+from cogs.replies import NO_MENTIONS, pinging
 from cogs.turns import jump_link, timestamp
 
 if TYPE_CHECKING:
@@ -34,29 +39,106 @@ def merge(outcomes: list[Outcome]) -> list[Outcome]:
                 decider_changed=last.decider_changed or outcome.decider_changed,
                 note=last.note,
                 turn_before=last.turn_before,
+                decider_before=last.decider_before,
+                decider=outcome.decider,
             )
         else:
             merged.append(outcome)
     return merged
 
 
+TABLE_BACKOFF = (timedelta(minutes=1), timedelta(hours=1))
+"""A table whose tending failed waits 1, 2, 4 … minutes (at most an hour) before the next try."""
+STORE_BACKOFF = (timedelta(seconds=15), timedelta(minutes=5))
+"""While the store cannot be reached, the whole loop waits 15 s, 30 s … (at most 5 minutes)."""
+UNREACHABLE_RETRY = timedelta(hours=6)
+"""How often a table whose channel the bot lost is tried again."""
+REPAIR_GRACE = timedelta(minutes=1)
+"""A table's message older than the table for this long is posted again (a post failed)."""
+REMINDERS = ("half", "late")
+"""The notices that wait for the end of their person's quiet hours."""
+
+
+@dataclass
+class Backoff:
+    """Consecutive failures of one thing, and until when it is not tried again."""
+
+    failures: int = 0
+    until: datetime | None = None
+
+    def waiting(self, now: datetime) -> bool:
+        """True while the next try must wait."""
+        return self.until is not None and now < self.until
+
+    def failed(self, now: datetime, bounds: tuple[timedelta, timedelta]) -> timedelta:
+        """Count one more failure; returns how long to wait (doubling from ``bounds[0]`` up to
+        ``bounds[1]``)."""
+        first, most = bounds
+        delay = min(first * 2 ** min(self.failures, 20), most)
+        self.failures += 1
+        self.until = now + delay
+        return delay
+
+
+def _is_store_outage(exc: BaseException) -> bool:
+    """True for the errors of a store that cannot be read or written now."""
+    if isinstance(exc, TableError):
+        return str(exc) in (NOT_SAVED, STORE_DOWN)
+    return isinstance(exc, StoreError)
+
+
 class Scheduler:
-    """Runs the tender for due tables, one tending per table at a time."""
+    """Tends the tables whose deadline has come, each inside its own error boundary: a table that
+    fails is logged once and backs off, a lost channel is retried rarely (its host told once), an
+    unreachable store backs off the whole loop; every other table goes on."""
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
         self._busy: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._tables: dict[int, Backoff] = {}
+        self._store = Backoff()
+
+    @property
+    def host(self) -> TableHost:
+        """The bot's table host."""
+        return self.bot.host
 
     async def run_due(self) -> None:
-        """Tend every table whose deadline has come (called by the scheduler loop)."""
-        for record in await self.bot.host.due():
-            await self.tend(record.channel_id, record.id)
+        """Tend every table whose deadline has come, and post again the messages of tables whose
+        message is older than their state (called by the scheduler loop)."""
+        now = self.host.now()
+        if self._store.waiting(now):
+            return
+        try:
+            due = await self.host.due()
+            stale = await self.host.stale(REPAIR_GRACE)
+        except Exception as exc:
+            if not _is_store_outage(exc):
+                raise
+            delay = self._store.failed(now, STORE_BACKOFF)
+            log.warning("the game store cannot be reached (%s); tending again in %s", exc, delay)
+            return
+        if self._store.failures:
+            log.info("the game store answers again; tending goes on")
+            self._store = Backoff()
+        for record in due:
+            if not self._waiting(record.id, now):
+                await self.tend(record.channel_id, record.id)
+        for record in stale:
+            if not self._waiting(record.id, now) and record.channel_id not in self._busy:
+                await self._guarded(record.channel_id, record.id, partial(self._repair, record))
+
+    def _waiting(self, table_id: int, now: datetime) -> bool:
+        backoff = self._tables.get(table_id)
+        return backoff is not None and backoff.waiting(now)
 
     def kick(self, table: Table) -> None:
         """Tend ``table`` now if something is due there (a bot's move right after a person's)."""
         record = table.record
-        if record.status != PLAYING or record.deadline is None or record.deadline > self.bot.host.now():
+        if record.status != PLAYING or record.deadline is None or record.deadline > self.host.now():
+            return
+        if self._waiting(record.id, self.host.now()):
             return
         task = asyncio.create_task(self._tend_tracked(record.channel_id, record.id))
         self._tasks.add(task)
@@ -67,17 +149,95 @@ class Scheduler:
             await self.tend(channel_id, table_id)
 
     async def tend(self, channel_id: int, table_id: int) -> None:
-        """Tend one table and present the results."""
+        """Tend one table and present the results, inside the table's error boundary."""
+        await self._guarded(channel_id, table_id, partial(self._tend, channel_id, table_id))
+
+    async def _tend(self, channel_id: int, table_id: int) -> None:
+        table = await self.host.load(channel_id)
+        if table is not None and table.record.id == table_id and table.record.meta.get("unreachable"):
+            await self.bot.ui.turns.repair(table)  # raises again while the channel is still lost
+            log.info("table #%s: its channel can be reached again", table_id)
+            await self.host.note(table, {"unreachable": None})
+        try:
+            results = await self.bot.tender.tend(channel_id, table_id)
+        except TendingFailed as failed:
+            await self.present(failed.results)
+            raise failed.__cause__ or failed from None
+        await self.present(results)
+
+    async def _repair(self, record: TableRecord) -> None:
+        """Post again the message of a table that is newer than its message."""
+        table = await self.host.load(record.channel_id)
+        if table is None or table.record.id != record.id:
+            table = self.host.table_of(record)  # finished: its final message was never posted
+        if table.game is None or table.record.shown_version >= table.record.version:
+            return
+        log.info("table #%s: its message is older than the table; posting it again", record.id)
+        await self.bot.ui.turns.repair(table)
+
+    async def _guarded(self, channel_id: int, table_id: int, work: Callable[[], Awaitable[None]]) -> None:
+        """Run ``work`` for one table (unless it is being tended already): whatever it raises
+        stays with that table."""
         if channel_id in self._busy:
             return
         self._busy.add(channel_id)
         try:
-            results = await self.bot.tender.tend(channel_id, table_id)
-            await self.present(results)
-        except discord.HTTPException as exc:
-            log.warning("table #%s: could not show what happened: %s", table_id, exc)
+            await work()
+        except Exception as exc:
+            await self._failed(channel_id, table_id, exc)
+        else:
+            self._tables.pop(table_id, None)
         finally:
             self._busy.discard(channel_id)
+
+    async def _failed(self, channel_id: int, table_id: int, exc: Exception) -> None:
+        """Log a failure of one table once, and back off (that table only; a channel the bot
+        lost is tried again rarely). The next try reads the table from the store again."""
+        self.host.forget(channel_id)
+        now = self.host.now()
+        backoff = self._tables.setdefault(table_id, Backoff())
+        if isinstance(exc, (discord.Forbidden, discord.NotFound)):
+            backoff.failures += 1
+            backoff.until = now + UNREACHABLE_RETRY
+            await self._unreachable(channel_id, table_id, exc)
+            return
+        delay = backoff.failed(now, TABLE_BACKOFF)
+        if _is_store_outage(exc):  # the loop's own reads worked: a fault of this table's rows
+            log.warning("table #%s: the game store failed (%s); trying again in %s", table_id, exc, delay)
+        elif backoff.failures == 1:
+            log.error("table #%s: tending failed; trying again in %s", table_id, delay, exc_info=exc)
+        else:
+            log.warning(
+                "table #%s: tending failed again (%s: %s); trying again in %s",
+                table_id,
+                type(exc).__name__,
+                exc,
+                delay,
+            )
+
+    async def _unreachable(self, channel_id: int, table_id: int, exc: discord.HTTPException) -> None:
+        """The bot lost the table's channel (403/404): mark the table, tell its host once by DM."""
+        table = await self.host.load(channel_id)
+        if table is None or table.record.id != table_id:
+            return
+        if table.record.meta.get("unreachable"):
+            log.info("table #%s: its channel still cannot be reached (%s)", table_id, exc.status)
+            return
+        log.warning(
+            "table #%s: its channel cannot be reached (%s %s); trying again every %s",
+            table_id,
+            exc.status,
+            exc.text,
+            UNREACHABLE_RETRY,
+        )
+        await self.host.note(table, {"unreachable": {"since": self.host.now().isoformat()}})
+        text = (
+            f"I can no longer post in <#{channel_id}>, where your **{table.record.game}** table "
+            f"#{table.record.id} is played (the channel was deleted, or I lost a permission there). "
+            "The table waits; I will try again every few hours. Give me back *View Channel* and "
+            "*Send Messages* there, or end the table with /game abandon."
+        )
+        await self.bot.ui.private.send_dm(table.record.host_id, text)
 
     async def present(self, results: list[Outcome | Notice]) -> None:
         """Show outcomes like players' actions, and send reminders."""
@@ -88,19 +248,31 @@ class Scheduler:
                 continue
             await self.show(pending)
             pending = []
+            record = item.table.record
+            if item.kind in REMINDERS:
+                prefs = await self.host.store.person(item.holder)
+                end = quiet_hours.ends(prefs.get("quiet"), self.host.now())
+                if end is not None:  # their quiet hours: the reminder waits until they end
+                    await self.host.defer_effect(record.channel_id, record.id, item.key, end)
+                    continue
             await self.notify(item)
+            await self.host.complete_effects(record.channel_id, record.id, {item.key})
         await self.show(pending)
 
     async def show(self, outcomes: list[Outcome]) -> None:
-        """Show outcomes turn by turn; only the latest new turn message mentions who is awaited."""
+        """Show outcomes turn by turn; the latest new turn message mentions who is awaited (the
+        outcomes after it only edit it)."""
         merged = merge(outcomes)
+        turns = self.bot.ui.turns
+        opening = [i for i, outcome in enumerate(merged) if turns.opens_message(outcome)]
+        last_new = opening[-1] if opening else -1
         for index, outcome in enumerate(merged):
             # Saved before the previous outcome posted its turn message: retire that one.
             record = outcome.table.record
             current = await self.bot.host.latest(record.channel_id)  # finished: no longer current
             if current is not None and current.record.id == record.id:
                 outcome.table.record = record.evolve(message_id=current.record.message_id)
-            await self.bot.ui.turns.show_outcome(outcome, mention=index == len(merged) - 1)
+            await turns.show_outcome(outcome, mention=index == last_new)
 
     async def notify(self, notice: Notice) -> None:
         """A reminder in the channel (and by DM), or the news that a clock ran out."""
@@ -108,6 +280,19 @@ class Scheduler:
         name = f"<@{notice.holder}>"
         game = f"**{table.record.game}** table #{table.record.id}"
         channel = self.bot.get_partial_messageable(table.record.channel_id)
+        if notice.kind == AWAY:
+            text = (
+                f"💤 {name} missed their turns at the {game}: an AI plays their seat until they are "
+                "back (any move of theirs, or **I'm back** on the turn message)."
+            )
+            await channel.send(text, allowed_mentions=NO_MENTIONS)
+            dm = (
+                f"💤 You missed your last turns at the {self.bot.ui.private.where(table)}: an AI plays "
+                f"your seat until you are back, and nobody pings you meanwhile. Make a move there or "
+                f"press **I'm back** to play again. {jump_link(table)}"
+            )
+            await self.bot.ui.private.send_dm(notice.holder, dm)
+            return
         if notice.kind == "out":
             text = (
                 f"⏰ {name}'s time for this decision at the {game} ran out. The table waits: any player "
@@ -118,6 +303,6 @@ class Scheduler:
         when = f" Time runs out {timestamp(notice.deadline)}." if notice.deadline is not None else ""
         text = f"⏰ {name}, the {game} is waiting for your decision.{when}"
         await channel.send(text, allowed_mentions=pinging([notice.holder]))
-        dm = f"⏰ It's your decision at the {game}.{when} {jump_link(table)}"
+        dm = f"⏰ It's your decision at the {self.bot.ui.private.where(table)}.{when} {jump_link(table)}"
         if not await self.bot.ui.private.send_dm(notice.holder, dm):
             log.info("table #%s: reminder not sent by DM", table.record.id)

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import clocks, seats
+from bot.engine.core import format_text
 from bot.store import FINISHED
-from bot.tables import Table, TableError
+from bot.tables import Outcome, Table, TableError
 from cogs import components as comp
-from cogs.replies import pinging, reply, send_public, trim
+from cogs.replies import APPLIED, pinging, reply, send_public, trim
+from cogs.seatnames import seat_colour
 from cogs.turns import jump_link, timestamp
 
 if TYPE_CHECKING:
@@ -52,29 +55,45 @@ class SeatsUI:
                 str(interaction.user.id),
                 seat,
                 str(member.id) if member is not None else None,
+                member_name=member.display_name if member is not None else None,
             )
         except TableError as exc:
             await reply(interaction, str(exc))
             return
-        await self.handed_over(interaction, outcome.table, seat)
+        interaction.extras[APPLIED] = True
+        await self.handed_over(interaction, outcome, seat)
         await self.bot.ui.turns.show_outcome(outcome)
 
-    async def handed_over(self, interaction: discord.Interaction, table: Table, seat: str) -> None:
-        """Announce a hand-over and send the seat's secrets to its new holder."""
-        names = table.names()
+    async def handed_over(self, interaction: discord.Interaction, outcome: Outcome, seat: str) -> None:
+        """Tell the channel (pinging the people concerned), the new holder (by DM, with the seat's
+        secrets) and the former holder (by DM) that ``seat`` changed hands."""
+        table = outcome.table
+        record = table.record
+        former = next((e.data["from"] for e in outcome.events if e.kind == "replace"), None)
         holder = table.holder_of(seat)
-        quiet = discord.AllowedMentions.none()
+        colour = seat_colour(table, seat)
+        now = seats.name_of(record, seat)
+        was = f" (was {seats.name_of(record, seat, former)})" if former is not None else ""
+        people = [h for h in (former, holder) if h is not None and not seats.is_bot(h)]
         await send_public(
             interaction,
-            content=f"🔄 That seat is now played by {names[seat]}.",
-            allowed_mentions=quiet if seats.is_bot(holder) else pinging([holder]),
+            content=f"🔄 The {colour} seat{was} is now played by {now}.",
+            allowed_mentions=pinging(people),
         )
+        place = self.bot.ui.private.where(table)
+        if former is not None and not seats.is_bot(former):
+            text = f"🔄 Your seat {colour} at {place} ({jump_link(table)}) is now played by {now}."
+            if not await self.bot.ui.private.send_dm(former, trim(text)):
+                log.info("table #%s: the former holder of a seat was not told by DM", record.id)
         if seats.is_bot(holder) or table.game is None:
             return
-        secrets = table.game.secrets_text(seat)
+        text = f"🔄 You now play the {colour} seat{was}. {jump_link(table)}"
+        secrets = format_text(table.game.secrets_text(seat), table.names())
         if secrets:
-            text = f"You now play this seat. What it knows:\n{secrets}\n{jump_link(table)}"
-            await self.bot.ui.private.tell(table, holder, text)
+            await self.bot.ui.private.tell(table, holder, f"{text}\nWhat it knows:\n{secrets}")
+            return
+        if not await self.bot.ui.private.send_dm(holder, trim(f"{place}:\n{text}")):
+            log.info("table #%s: the new holder of a seat was not told by DM", record.id)
 
     async def leave_game(self, interaction: discord.Interaction, table: Table) -> None:
         """/game leave during a game: ask to confirm that an AI takes the seat."""
@@ -102,13 +121,27 @@ class SeatsUI:
             await reply(interaction, "That table is closed.")
             return
         user = str(interaction.user.id)
-        if action == "quiet":
+        if action == "back":
             try:
-                table = await self.host.quiet(interaction.channel_id or 0, user, table_id)
+                table = await self.host.back(interaction.channel_id or 0, user, table_id)
             except TableError as exc:
                 await reply(interaction, str(exc))
                 return
-            await reply(interaction, "You won't be asked to wait-or-act again this turn (you pass).")
+            await reply(interaction, "Welcome back: your seat is yours again.")
+            await self.bot.ui.turns.update(table)
+            self.bot.scheduler.kick(table)
+            return
+        if action in ("quiet", "quiet-game"):
+            whole_game = action == "quiet-game"
+            try:
+                table = await self.host.quiet(
+                    interaction.channel_id or 0, user, table_id, whole_game=whole_game
+                )
+            except TableError as exc:
+                await reply(interaction, str(exc))
+                return
+            until = "for the rest of this game" if whole_game else "again this turn"
+            await reply(interaction, f"You won't be asked to wait-or-act {until} (you pass).")
             self.bot.scheduler.kick(table)
             return
         seat = table.seat_of(user)
@@ -123,7 +156,8 @@ class SeatsUI:
         except TableError as exc:
             await reply(interaction, str(exc))
             return
-        await self.handed_over(interaction, outcome.table, seat)
+        interaction.extras[APPLIED] = True
+        await self.handed_over(interaction, outcome, seat)
         await self.bot.ui.turns.show_outcome(outcome)
 
     # -- clocks -------------------------------------------------------------------------------
@@ -171,6 +205,31 @@ class SeatsUI:
             )
         await reply(interaction, trim("Waiting for you:\n" + "\n".join(lines)))
 
+    async def away(self, interaction: discord.Interaction, days: int | None) -> None:
+        """/game away (``days``) and /game back (None): the user's seats at every running table."""
+        user = str(interaction.user.id)
+        until = self.host.now() + timedelta(days=days) if days is not None else None
+        try:
+            tables = await self.host.set_away(user, until)
+        except TableError as exc:
+            await reply(interaction, str(exc))
+            return
+        if until is not None:
+            text = (
+                f"💤 You are away until {timestamp(until, 'F')} at {len(tables)} running "
+                f"{'table' if len(tables) == 1 else 'tables'}: nobody pings you meanwhile; where "
+                "idle=bot an AI plays your seat, where idle=wait your clock stands still. "
+                "/game back ends it early."
+            )
+        elif tables:
+            text = f"Welcome back: your seats are yours again at {len(tables)} tables."
+        else:
+            text = "You were not away at any running table."
+        await reply(interaction, text)
+        for table in tables:
+            await self.bot.ui.turns.update(table)
+            self.bot.scheduler.kick(table)
+
     # -- rematch ------------------------------------------------------------------------------
 
     async def rematch(self, interaction: discord.Interaction, table_id: int) -> None:
@@ -197,6 +256,7 @@ class SeatsUI:
                 options_text=options,
                 seated=people,
                 bots=bots,
+                names={**record.meta.get("names", {}), user: interaction.user.display_name},
             )
         except TableError as exc:
             await reply(interaction, str(exc))

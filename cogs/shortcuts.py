@@ -86,9 +86,10 @@ def shortcut_command(game: str, shortcut: Shortcut) -> app_commands.Command:
 
     async def suggest(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         table = await _current_game_table(interaction.client, interaction, game)  # type: ignore[arg-type]
-        if table is None:
+        seat = table.seat_of(str(interaction.user.id)) if table is not None else None
+        if table is None or seat is None:  # a former holder sees nothing of the seat
             return []
-        tree = ActionTree(table.game, str(interaction.user.id))
+        tree = ActionTree(table.game, seat)
         found = [n for n in tree.matching(current, limit=1000) if shortcut.covers(n)][:25]
         return [app_commands.Choice(name=n[:100], value=n[:100]) for n in found]
 

@@ -116,6 +116,16 @@ class TurnMessages:
             for seat, notation in table.record.meta.get("only_choice", [])
         ]
 
+    def _away_lines(self, table: Table) -> list[str]:
+        """Who is away, and what happens to their seat meanwhile."""
+        names = table.names()
+        wait = seats.settings(table.record)["idle"] == "wait"
+        does = "their clock stands still" if wait else "an AI plays for them"
+        return [
+            f"💤 {names.get(seat, seat)} is away: {does} (**I'm back** to play again)."
+            for seat in table.record.meta.get("away", {})
+        ]
+
     def _deadline_line(self, table: Table, prompt: Prompt) -> str:
         record = table.record
         if record.meta.get("paused"):
@@ -167,6 +177,7 @@ class TurnMessages:
             if deadline:
                 parts.append(deadline)
             parts += self._only_choice_lines(table)
+            parts += self._away_lines(table)
             if step is None and prompt.player is not None:
                 step = root_step(game, prompt.player)
             words = labels.raw_words
@@ -193,10 +204,11 @@ class TurnMessages:
         prompt = game.prompt()
         if prompt is None:
             return []
+        away = table.record.meta.get("away", {})
         if prompt.player is not None:
             holder = table.holder_of(prompt.player)
-            return [] if seats.is_bot(holder) else [holder]
-        return list(table.record.awaiting)
+            return [] if seats.is_bot(holder) or prompt.player in away else [holder]
+        return [h for h in table.record.awaiting if seats.seat_of(table.record, h) not in away]
 
     # -- posting and editing ------------------------------------------------------------------
 
@@ -282,7 +294,7 @@ class TurnMessages:
         if outcome.note:
             channel = self.bot.get_partial_messageable(table.record.channel_id)
             await channel.send(outcome.note, allowed_mentions=NO_MENTIONS)
-        if outcome.turn_changed or outcome.decider_changed:
+        if self.opens_message(outcome):
             retired = await self.payload(
                 table, with_board=outcome.turn_changed, retired=True, turn_number=outcome.turn_before
             )
@@ -295,10 +307,37 @@ class TurnMessages:
             await interaction.edit_original_response(**await self.payload(table))
         else:
             await self.update(table)
+        await self.host.shown(table)
         await self.bot.ui.private.deliver(outcome, interaction)
         if table.record.status == FINISHED:
             self.bot.dispatch("table_finished", table.record)  # the archive rates it (cogs/archive.py)
         self.bot.scheduler.kick(table)
+
+    async def show_thinking(self, table: Table, seat: str) -> None:
+        """Say on the turn message that a bot is thinking (its next move replaces the line)."""
+        payload = await self.payload(table, with_board=False)
+        name = table.names().get(seat, seat)
+        await self.edit_table_message(table, content=trim(f"{payload['content']}\n🤖 {name} is thinking…"))
+
+    def opens_message(self, outcome: Outcome) -> bool:
+        """Whether presenting ``outcome`` retires the turn message and posts a new one: when the
+        turn passes or the decision passes to someone else — except from one bot to the next,
+        whose turns share one message, edited as they play."""
+        if not (outcome.turn_changed or outcome.decider_changed):
+            return False
+        if outcome.decider is None or outcome.decider_before is None:
+            return True
+        record = outcome.table.record
+        return not all(
+            seats.is_bot(seats.holder_of(record, seat)) or self.host.ai_plays(record, record.meta, seat)
+            for seat in (outcome.decider_before, outcome.decider)
+        )
+
+    async def repair(self, table: Table) -> None:
+        """Post the table's message again — the current turn (mentioning who is awaited) or the
+        end of the game — when the one in the channel is older than the table (a post failed,
+        or the bot stopped before it); the previous message loses its buttons."""
+        await self.post(table)
 
     async def repost(self, interaction: discord.Interaction, table: Table) -> None:
         """Post the table again (lobby or turn message) and retire the previous message."""

@@ -16,7 +16,6 @@ import pytest
 import bot.ai
 import tests.argoat.argoat_helpers as helpers
 from bot.config import Settings
-from bot.engine.core import format_text
 from tests.driver import Driver, random_policy
 from tests.test_bot_argoat_kit import choose, inject, labels, live, public_messages, seat_of
 
@@ -171,17 +170,16 @@ async def test_a_solo_table_is_played_to_the_end_and_every_bot_turn_is_shown(
         assert sum(f" {name}: " in line for line in ranking) == 1, name
     assert set(w.env.backend.messages[w.channel.id][final.id].ping_user_ids) == {w.alice.id}
 
-    # every turn a bot played got its own turn message, with its number, its moves and a board
+    # the bots' turns between two of alice's share one message, edited as they play (alice's
+    # next turn message catches up on them: see test_bot_history)
     rows = await events(simcord_bot, table.record.id)
     bot_turns = sorted({turn for _, actor, turn, _ in rows if actor in bot_seats and turn is not None})
     assert len(bot_turns) >= 3
     messages = public_messages(w)
-    for turn in bot_turns:
-        lines = [line for _, _, t, summary in rows if t == turn for line in summary.splitlines() if line]
-        last = format_text(lines[-1], names)
-        shown = [m for m in messages if f"· turn {turn}\n" in m.content and m.attachments]
-        assert shown, f"turn {turn} has no message with a board"
-        assert any(last in m.content for m in shown), (turn, last)
+    alice_turns = {turn for _, actor, turn, _ in rows if actor == str(w.alice.id) and turn is not None}
+    boards = [m for m in messages if m.attachments]
+    if bots >= 2:  # bot turns follow each other: fewer messages than turns
+        assert len(boards) < len(alice_turns) + len(bot_turns)
     # and every turn message but the last lost its components once its turn was over
     assert [m.id for m in messages if m.components] == [final.id]
 

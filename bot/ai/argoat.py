@@ -23,7 +23,9 @@ Each player plays two turns, then the position is scored.
 the game as it was, so trading could loop). At the root the bot may start one in about a third
 of its decisions (drawn from its seed, so a declined proposal is not repeated forever), builds
 it with at most two parts per search, and proposes it only if the partner, searched as a player
-maximising their own value, is expected to accept.
+maximising their own value, is expected to accept. It proposes to each partner at most once per
+turn, and never a trade in which only the partner gives (an absent person's answer is a wait, and
+a gift asked for is noise).
 
 This module reads the Argoat engine's state (``game.state``) for speed; it only ever sees the
 determinised copies the search hands it.
@@ -48,6 +50,7 @@ from bot.engine.argoat.data import (
 )
 from bot.engine.argoat.geometry import OFFSETS, parse
 from bot.engine.argoat.state import DRAFT, OFFER, PLACE_FOREST, PLACE_FRONTIER, TURN, Seat, State
+from bot.engine.argoat.trades import GIVE
 from bot.engine.core import Action, Game
 
 Coord = tuple[int, int]
@@ -221,19 +224,26 @@ class ArgoatPolicy(Policy):
         if state.phase == DRAFT:
             assert state.trade is not None
             parts = len(state.trade[1])
+            gives = _gives(state)
             kept = []
             for a in actions:
                 kind = a["type"]
-                if kind == "undo" or (kind == "cancel" and depth > 0):
+                if kind == "undo" or (kind == "propose" and not gives):
+                    continue
+                if kind == "cancel" and depth > 0 and (gives or parts < DRAFT_PARTS):
                     continue
                 if kind == "trade_part" and parts >= DRAFT_PARTS and depth > 0:
                     continue
                 kept.append(a)
-            return kept or actions
+            return kept or [a for a in actions if a["type"] == "cancel"] or actions
         if state.phase == OFFER and player != state.trade[0]:  # type: ignore[index]
             return actions  # the proposer's withdrawal (at the root only)
         allow_trade = depth == 0 and self.may_trade
-        kept = [a for a in plain(actions) if a["type"] != "trade" or allow_trade]
+        kept = [
+            a
+            for a in plain(actions)
+            if a["type"] != "trade" or (allow_trade and a["with"] not in state.offered)
+        ]
         return kept or actions
 
     # ----- rollouts ---------------------------------------------------------------------------
@@ -266,10 +276,14 @@ class ArgoatPolicy(Policy):
             return self._answer(game, player, actions)
         if phase == DRAFT:
             propose = next((a for a in actions if a["type"] == "propose"), None)
-            if propose is not None:
+            if propose is not None and _gives(state):
                 return propose
-            parts = [a for a in actions if a["type"] == "trade_part"]
-            return parts[rng.randrange(len(parts))] if parts else actions[0]
+            parts = [
+                a for a in actions if a["type"] == "trade_part" and (propose is None or a["side"] == GIVE)
+            ]
+            if parts:
+                return parts[rng.randrange(len(parts))]
+            return next((a for a in actions if a["type"] == "cancel"), actions[0])
         options = [a for a in actions if a["type"] not in ("undo", "cancel", "trade")] or actions
         if len(options) == 1:
             return options[0]
@@ -371,6 +385,13 @@ class ArgoatPolicy(Policy):
                         best, best_d = action, d
             return best
         return ends[rng.randrange(len(ends))]
+
+
+def _gives(state: State) -> bool:
+    """Whether the trade being built has the proposer give something (a bot never proposes a
+    trade in which only the partner gives)."""
+    assert state.trade is not None
+    return any(part[0] == GIVE for part in state.trade[1])
 
 
 def _weighted(options: list[Action], weights: list[float], rng: random.Random) -> Action:

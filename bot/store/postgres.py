@@ -94,7 +94,20 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (table_id, seat)
     );
     """,
-    # 5: the archive (bot/archive): finished tables' results, per table and per seat, and each
+    # 5: the version each table's channel message shows (a message older than its table is posted again)
+    """
+    ALTER TABLE tables ADD COLUMN shown_version INTEGER NOT NULL DEFAULT 0;
+    UPDATE tables SET shown_version = version;
+    CREATE INDEX tables_unshown ON tables (updated_at) WHERE shown_version < version;
+    """,
+    # 6: what each person asked for across tables (quiet hours)
+    """
+    CREATE TABLE people (
+        user_id  TEXT PRIMARY KEY,
+        prefs    TEXT NOT NULL
+    );
+    """,
+    # 7: the archive (bot/archive): finished tables' results, per table and per seat, and each
     # server's rating ladder per game; all derived from tables and events, rebuildable
     """
     CREATE TABLE results (
@@ -134,7 +147,7 @@ processes starting together migrate one after the other."""
 
 _COLUMNS = (
     "id, guild_id, channel_id, game, status, host_id, seats, options, seed, state, version, "
-    "message_id, deadline, created_at, updated_at, meta, awaiting, rev"
+    "message_id, deadline, created_at, updated_at, meta, awaiting, rev, shown_version"
 )
 
 _HELD: contextvars.ContextVar[tuple[PostgresStore, asyncpg.Connection, asyncio.Task[Any] | None] | None] = (
@@ -192,6 +205,7 @@ def _record(row: asyncpg.Record | tuple[Any, ...]) -> TableRecord:
         meta=json.loads(row[15]),
         awaiting=tuple(json.loads(row[16])),
         rev=row[17],
+        shown_version=row[18],
     )
 
 
@@ -250,6 +264,20 @@ def _keep_seat_view_args(
     if row is not None:
         prior_turn, prior = (row[0], row[1]) if row[0] != turn else (row[2], row[3])
     return (table_id, seat, turn, json.dumps(view), prior_turn, prior)
+
+
+def _on_shards(
+    query: str, params: tuple[Any, ...], shards: tuple[int, tuple[int, ...]] | None
+) -> tuple[str, tuple[Any, ...]]:
+    """``query`` narrowed to the tables of these shards ``(shard_count, shard_ids)``: whose guild
+    is on one of them (``(guild_id >> 22) % shard_count``; a table without a guild is on shard 0)."""
+    if shards is None:
+        return query, params
+    return query + " AND COALESCE((guild_id >> 22) % ?, 0) = ANY(?::bigint[])", (
+        *params,
+        shards[0],
+        list(shards[1]),
+    )
 
 
 class PostgresStore(TableReads):
@@ -533,11 +561,30 @@ class PostgresStore(TableReads):
         await self._write(body, f"table #{record.id}")
         return record.evolve(rev=record.rev + 1)
 
-    async def set_message(self, table_id: int, message_id: int | None) -> None:
-        """Remember which channel message shows the table now (not a game state change)."""
+    async def set_message(self, table_id: int, message_id: int | None, shown: int | None = None) -> None:
+        """Remember which channel message shows the table now (not a game state change), and
+        the version it shows (``shown``, if given)."""
 
         async def body(conn: asyncpg.Connection) -> None:
-            await conn.execute("UPDATE tables SET message_id = $1 WHERE id = $2", message_id, table_id)
+            await conn.execute(
+                "UPDATE tables SET message_id = $1, shown_version = COALESCE($2, shown_version) "
+                "WHERE id = $3",
+                message_id,
+                shown,
+                table_id,
+            )
+
+        await self._write(body, f"the message of table #{table_id}")
+
+    async def set_shown(self, table_id: int, version: int) -> None:
+        """Remember that the table's message now shows ``version`` (never an older one)."""
+
+        async def body(conn: asyncpg.Connection) -> None:
+            await conn.execute(
+                "UPDATE tables SET shown_version = $1 WHERE id = $2 AND shown_version < $1",
+                version,
+                table_id,
+            )
 
         await self._write(body, f"the message of table #{table_id}")
 
@@ -563,11 +610,17 @@ class PostgresStore(TableReads):
         ``(shard_count, shard_ids)``: only tables whose guild is on one of those shards
         (``(guild_id >> 22) % shard_count``; a table without a guild is on shard 0)."""
         query = "WHERE deadline IS NOT NULL AND deadline <= ? AND status = 'playing'"
-        params: tuple[Any, ...] = (now,)
-        if shards is not None:
-            query += " AND COALESCE((guild_id >> 22) % ?, 0) = ANY(?::bigint[])"
-            params += (shards[0], list(shards[1]))
+        query, params = _on_shards(query, (now,), shards)
         return await self._records(query + " ORDER BY deadline", params)
+
+    async def stale_tables(
+        self, before: datetime, *, shards: tuple[int, tuple[int, ...]] | None = None
+    ) -> list[TableRecord]:
+        """Playing and finished tables whose channel message is older than the table, last
+        written before ``before`` (of those shards, if given), oldest first."""
+        query = "WHERE shown_version < version AND updated_at <= ? AND status IN ('playing', 'finished')"
+        query, params = _on_shards(query, (before,), shards)
+        return await self._records(query + " ORDER BY updated_at", params)
 
     async def log(self, table_id: int, limit: int | None = None) -> list[LogEntry]:
         """The table's action log, oldest first (the last ``limit`` entries if given)."""

@@ -9,6 +9,14 @@ from typing import Any
 
 from bot.store.records import TableRecord
 
+_LAST_OWN_DECISION = (
+    "COALESCE((SELECT MAX(seq) FROM events WHERE table_id = ? AND actor = ? AND action NOT LIKE '%\"by\": %' "
+    "AND (CAST(? AS INTEGER) IS NULL OR turn IS NULL OR turn < ?)), 0)"
+)
+"""The log position of a seat's own last decision (a row it acted in, not the host or an AI for
+it), in a turn before a given one if that is not NULL; 0 if none. Parameters: table id, seat,
+turn, turn."""
+
 
 class TableReads(ABC):
     """Table look-ups and log summaries over a backend's ``sql`` and ``_records``."""
@@ -55,19 +63,49 @@ class TableReads(ABC):
             "WHERE status = 'playing' AND guild_id = ? AND awaiting LIKE ? ORDER BY id", (guild_id, pattern)
         )
 
+    async def person(self, user_id: str) -> dict[str, Any]:
+        """What a person asked for across tables (e.g. ``quiet`` hours); {} if nothing."""
+        rows = await self.sql("SELECT prefs FROM people WHERE user_id = ?", (user_id,))
+        return json.loads(rows[0][0]) if rows else {}
+
+    async def set_person(self, user_id: str, prefs: dict[str, Any]) -> None:
+        """Keep what a person asked for (one statement, the same SQL on both backends)."""
+        await self.sql(
+            "INSERT INTO people (user_id, prefs) VALUES (?, ?) "
+            "ON CONFLICT (user_id) DO UPDATE SET prefs = excluded.prefs",
+            (user_id, json.dumps(prefs)),
+        )
+
+    async def seated(self, user_id: str) -> list[TableRecord]:
+        """Playing tables where ``user_id`` may hold a seat (a seat of theirs, or a seat handed to
+        them: check with ``bot.seats.seat_of``)."""
+        pattern = "%" + json.dumps(user_id) + "%"
+        return await self._records(
+            "WHERE status = 'playing' AND (seats LIKE ? OR meta LIKE ?) ORDER BY id", (pattern, pattern)
+        )
+
     async def since(
         self, table_id: int, actor: str, before_turn: int | None = None
     ) -> list[tuple[int, int | None, str]]:
-        """``(seq, turn, summary)`` of every log row after ``actor``'s last one (in a turn before
-        ``before_turn`` if given; all rows if there is none), oldest first, rows without a public
-        summary left out."""
+        """``(seq, turn, summary)`` of every log row after ``actor``'s own last decision (not one an
+        AI or the host took for the seat; in a turn before ``before_turn`` if given; all rows if
+        there is none), oldest first, rows without a public summary left out."""
         rows = await self.sql(
             "SELECT seq, turn, summary FROM events WHERE table_id = ? AND summary != '' AND seq > "
-            "COALESCE((SELECT MAX(seq) FROM events WHERE table_id = ? AND actor = ? "
-            "AND (CAST(? AS INTEGER) IS NULL OR turn IS NULL OR turn < ?)), 0) ORDER BY seq",
+            f"{_LAST_OWN_DECISION} ORDER BY seq",
             (table_id, table_id, actor, before_turn, before_turn),
         )
         return [(r[0], r[1], r[2]) for r in rows]
+
+    async def played_for(self, table_id: int, seat: str, before_turn: int | None = None) -> int:
+        """How many actions an AI took for ``seat`` since the seat's own last decision (counted
+        as :meth:`since` does)."""
+        rows = await self.sql(
+            "SELECT COUNT(*) FROM events WHERE table_id = ? AND actor = ? AND action LIKE ? AND seq > "
+            f"{_LAST_OWN_DECISION}",
+            (table_id, seat, '%"by": "bot:%', table_id, seat, before_turn, before_turn),
+        )
+        return int(rows[0][0])
 
     async def recent_summaries(self, table_id: int, limit: int, upto: int | None = None) -> list[str]:
         """The last ``limit`` public summary lines of a table's log, oldest first (of the actions

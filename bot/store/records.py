@@ -45,6 +45,9 @@ class TableRecord:
     """Who the table waits for now (Discord user ids of the deciding seats' holders)."""
     rev: int = 1
     """Bumped by every write (``version`` only by changes to the table itself); writes check it."""
+    shown_version: int = 0
+    """The version the table's channel message was last brought up to (a message older than the
+    table is posted again, see ``Scheduler.repair``)."""
 
     @property
     def is_open(self) -> bool:

@@ -87,7 +87,20 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (table_id, seat)
     );
     """,
-    # 5: the archive (bot/archive): finished tables' results, per table and per seat, and each
+    # 5: the version each table's channel message shows (a message older than its table is posted again)
+    """
+    ALTER TABLE tables ADD COLUMN shown_version INTEGER NOT NULL DEFAULT 0;
+    UPDATE tables SET shown_version = version;
+    CREATE INDEX tables_unshown ON tables (updated_at) WHERE shown_version < version;
+    """,
+    # 6: what each person asked for across tables (quiet hours)
+    """
+    CREATE TABLE people (
+        user_id  TEXT PRIMARY KEY,
+        prefs    TEXT NOT NULL
+    );
+    """,
+    # 7: the archive (bot/archive): finished tables' results, per table and per seat, and each
     # server's rating ladder per game; all derived from tables and events, rebuildable
     """
     CREATE TABLE results (
@@ -122,7 +135,7 @@ MIGRATIONS: list[str] = [
 
 _COLUMNS = (
     "id, guild_id, channel_id, game, status, host_id, seats, options, seed, state, version, "
-    "message_id, deadline, created_at, updated_at, meta, awaiting, rev"
+    "message_id, deadline, created_at, updated_at, meta, awaiting, rev, shown_version"
 )
 
 
@@ -146,6 +159,7 @@ def _record(row: tuple[Any, ...]) -> TableRecord:
         meta=json.loads(row[15]),
         awaiting=tuple(json.loads(row[16])),
         rev=row[17],
+        shown_version=row[18],
     )
 
 
@@ -217,6 +231,17 @@ def _keep_seat_view(conn: sqlite3.Connection, table_id: int, seat: str, turn: in
         "VALUES (?, ?, ?, ?, ?, ?)",
         (table_id, seat, turn, json.dumps(view), prior_turn, prior),
     )
+
+
+def _on_shards(
+    query: str, params: tuple[Any, ...], shards: tuple[int, tuple[int, ...]] | None
+) -> tuple[str, tuple[Any, ...]]:
+    """``query`` narrowed to the tables of these shards ``(shard_count, shard_ids)``: whose guild
+    is on one of them (``(guild_id >> 22) % shard_count``; a table without a guild is on shard 0)."""
+    if shards is None:
+        return query, params
+    marks = ", ".join("?" * len(shards[1])) or "NULL"
+    return query + f" AND COALESCE((guild_id >> 22) % ?, 0) IN ({marks})", (*params, shards[0], *shards[1])
 
 
 class SqliteStore(TableReads):
@@ -452,11 +477,23 @@ class SqliteStore(TableReads):
         await self._write(body, f"table #{record.id}")
         return record.evolve(rev=record.rev + 1)
 
-    async def set_message(self, table_id: int, message_id: int | None) -> None:
-        """Remember which channel message shows the table now (not a game state change)."""
+    async def set_message(self, table_id: int, message_id: int | None, shown: int | None = None) -> None:
+        """Remember which channel message shows the table now (not a game state change), and
+        the version it shows (``shown``, if given)."""
         await self._write(
             lambda conn: conn.execute(
-                "UPDATE tables SET message_id = ? WHERE id = ?", (message_id, table_id)
+                "UPDATE tables SET message_id = ?, shown_version = COALESCE(?, shown_version) WHERE id = ?",
+                (message_id, shown, table_id),
+            ),
+            f"the message of table #{table_id}",
+        )
+
+    async def set_shown(self, table_id: int, version: int) -> None:
+        """Remember that the table's message now shows ``version`` (never an older one)."""
+        await self._write(
+            lambda conn: conn.execute(
+                "UPDATE tables SET shown_version = ? WHERE id = ? AND shown_version < ?",
+                (version, table_id, version),
             ),
             f"the message of table #{table_id}",
         )
@@ -480,12 +517,17 @@ class SqliteStore(TableReads):
         ``(shard_count, shard_ids)``: only tables whose guild is on one of those shards
         (``(guild_id >> 22) % shard_count``; a table without a guild is on shard 0)."""
         query = "WHERE deadline IS NOT NULL AND deadline <= ? AND status = 'playing'"
-        params: tuple[Any, ...] = (now.isoformat(),)
-        if shards is not None:
-            marks = ", ".join("?" * len(shards[1])) or "NULL"
-            query += f" AND COALESCE((guild_id >> 22) % ?, 0) IN ({marks})"
-            params += (shards[0], *shards[1])
+        query, params = _on_shards(query, (now.isoformat(),), shards)
         return await self._records(query + " ORDER BY deadline", params)
+
+    async def stale_tables(
+        self, before: datetime, *, shards: tuple[int, tuple[int, ...]] | None = None
+    ) -> list[TableRecord]:
+        """Playing and finished tables whose channel message is older than the table, last
+        written before ``before`` (of those shards, if given), oldest first."""
+        query = "WHERE shown_version < version AND updated_at <= ? AND status IN ('playing', 'finished')"
+        query, params = _on_shards(query, (before.isoformat(),), shards)
+        return await self._records(query + " ORDER BY updated_at", params)
 
     async def log(self, table_id: int, limit: int | None = None) -> list[LogEntry]:
         """The table's action log, oldest first (the last ``limit`` entries if given)."""

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from argoat_helpers import BASE, act, kinds, marker, notations, refuses, scenario, setup, texts
 
 from bot.engine.argoat.data import ITEM_BY_KEY
 from bot.engine.argoat.effects import end_turn
 from bot.engine.argoat.game import ArgoatGame
+from bot.engine.core import SYSTEM, TIMEOUT, IllegalAction
 
 FOREST_MAP = {**BASE, "0,2": "lake"}
 FORESTS = [("0,3", "S", "Eden")]
@@ -234,3 +236,53 @@ def test_asking_to_explore_the_partners_dark_forest() -> None:
     assert game.state.forests[(0, 3)].markers == ["bob", "ann"]
     assert texts(events, "ann") == ["The Dark Forest at 0,3 hides Eden."]
     assert game.view("ann")["you"]["peeks"] == [{"at": "0,3", "content": "Eden"}]
+
+
+def test_an_offer_waits_trade_wait_minutes_then_a_timeout_declines_it() -> None:
+    game = trading_game()
+    assert game.state.trade_wait == 60  # the option's default
+    for part in ("trade Blue", "trade give emerald", "trade ask fragment Moon"):
+        act(game, "ann", part)
+    assert game.prompt().timeout is None  # building a trade is never timed
+    before = json.dumps(game.state.seats[0].__dict__, default=list)
+    act(game, "ann", "trade propose")
+    offer = game.prompt()
+    assert offer.player == "bob" and offer.timeout == 60 * 60 and offer.timer_key
+    events = game.apply(SYSTEM, TIMEOUT)
+    assert [e.kind for e in events] == ["trade_declined"] and events[0].data["expired"]
+    assert "did not answer" in events[0].text and "counts as declined" in events[0].text
+    assert game.prompt().player == "ann" and game.state.trade is None
+    assert json.dumps(game.state.seats[0].__dict__, default=list) == before  # nothing changed hands
+    with pytest.raises(IllegalAction):
+        game.apply(SYSTEM, TIMEOUT)  # nothing waits now
+
+
+def test_trade_wait_is_a_table_option_and_zero_means_an_offer_waits_for_its_answer() -> None:
+    spec = {s.name: s for s in ArgoatGame.option_specs}["trade_wait"]
+    assert (spec.default, spec.minimum, spec.maximum) == (60, 0, 1440)
+    game = ArgoatGame.new(["ann", "bob"], 3, {"trade_wait": 5})
+    assert game.state.trade_wait == 5
+    assert ArgoatGame.from_json(json.loads(json.dumps(game.to_json()))).state.trade_wait == 5
+    game = trading_game()
+    game.state.trade_wait = 0
+    for part in ("trade Blue", "trade give emerald", "trade propose"):
+        act(game, "ann", part)
+    assert game.prompt().player == "bob" and game.prompt().timeout is None
+    with pytest.raises(IllegalAction):
+        game.apply(SYSTEM, TIMEOUT)
+
+
+def test_a_second_offer_in_the_same_turn_gets_a_timer_of_its_own_and_offers_are_recorded() -> None:
+    game = trading_game()
+    for part in ("trade Blue", "trade give emerald", "trade propose"):
+        act(game, "ann", part)
+    first = game.prompt().timer_key
+    act(game, "bob", "decline")
+    for part in ("trade Blue", "trade give emerald", "trade propose"):
+        act(game, "ann", part)
+    assert game.prompt().timer_key != first
+    assert game.state.offered == ["bob", "bob"]
+    act(game, "bob", "decline")
+    end_turn(game.state, [])
+    game.touch()
+    assert game.state.offered == []

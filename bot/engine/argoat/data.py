@@ -310,6 +310,8 @@ TOWN_KEY = "town"
 
 DIFFICULTIES: tuple[str, ...] = ("journeyman", "adventurer")
 DEFAULT_DIFFICULTY = "adventurer"
+DEFAULT_TRADE_WAIT = 60
+"""Minutes a trade offer waits for its answer by default (the ``trade_wait`` option)."""
 
 
 def starting_frontiers(difficulty: str) -> tuple[str, ...]:

@@ -156,6 +156,7 @@ def end_turn(state: State, events: list[Event]) -> None:
     state.turn += 1
     state.move = Movement()
     state.start = None
+    state.offered = []
     state.phase = TURN
     who = state.seats[state.active].id
     events.append(

@@ -9,6 +9,8 @@ from typing import Any, ClassVar, Self
 
 from bot.engine.core import (
     CANCEL,
+    SYSTEM,
+    TIMEOUT,
     UNDO,
     Action,
     Event,
@@ -26,6 +28,7 @@ from bot.engine.core import (
 from . import frontier_actions, items, movement, trades, words
 from .data import (
     DEFAULT_DIFFICULTY,
+    DEFAULT_TRADE_WAIT,
     DIFFICULTIES,
     FRONTIER_BY_KEY,
     ITEM_BY_KEY,
@@ -75,14 +78,27 @@ def _draft_prompt(proposer: str, partner: str, parts: trades.Parts) -> Prompt:
 
 
 @lru_cache(maxsize=2048)
-def _offer_prompt(proposer: str, partner: str, parts: trades.Parts, executable: bool) -> Prompt:
-    """The prompt while a trade waits for ``partner``'s answer (cached and shared: never change it)."""
+def _offer_prompt(
+    proposer: str, partner: str, parts: trades.Parts, executable: bool, wait: int = 0, key: str = ""
+) -> Prompt:
+    """The prompt while a trade waits for ``partner``'s answer (cached and shared: never change it).
+
+    ``wait`` minutes (0: none) until the offer lapses as declined (:data:`TIMEOUT`); ``key``
+    names this offer's timer."""
     terms = trades.describe(proposer, partner, parts)
     text = f"{player_ref(partner)}, {player_ref(proposer)} offers you a trade: {terms}. Accept or decline?"
     if not executable:
         text += " (It can no longer be carried out: decline it.)"
     asks_items = any(p[0] == trades.ASK and p[1] == trades.ITEM for p in parts)
-    return make_prompt(partner, text, others=(proposer,), others_label="Withdraw", private=asks_items)
+    return Prompt(
+        partner,
+        text,
+        (proposer,),
+        "Withdraw",
+        wait * 60 if wait else None,
+        asks_items,
+        key if wait else "",
+    )
 
 
 class ArgoatGame(Game):
@@ -99,6 +115,13 @@ class ArgoatGame(Game):
             "Starting frontiers: journeyman (quicker) or adventurer",
             DEFAULT_DIFFICULTY,
             choices=DIFFICULTIES,
+        ),
+        OptionSpec(
+            "trade_wait",
+            "Minutes a trade offer waits for its answer before it counts as declined (0: no limit)",
+            DEFAULT_TRADE_WAIT,
+            minimum=0,
+            maximum=24 * 60,
         ),
     )
     rules_summary: ClassVar[str] = (
@@ -151,7 +174,9 @@ class ArgoatGame(Game):
             raise IllegalAction("Each player may sit at the table only once.")
         raw = options.get("difficulty", DEFAULT_DIFFICULTY)
         difficulty = cls.option_specs[0].parse(str(raw))
-        return cls(players, new_state(players, seed, str(difficulty)))
+        state = new_state(players, seed, str(difficulty))
+        state.trade_wait = int(cls.option_specs[1].parse(str(options.get("trade_wait", DEFAULT_TRADE_WAIT))))
+        return cls(players, state)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Self:
@@ -254,7 +279,8 @@ class ArgoatGame(Game):
             return _draft_prompt(me.id, s.trade[0], s.trade[1])
         if s.phase == OFFER:
             assert s.trade is not None
-            return _offer_prompt(me.id, s.trade[0], s.trade[1], bool(self._accepts()))
+            key = f"offer:{s.turn}:{len(s.offered)}"
+            return _offer_prompt(me.id, s.trade[0], s.trade[1], bool(self._accepts()), s.trade_wait, key)
         who = player_ref(me.id)
         if s.phase == PLACE_FRONTIER:
             assert s.drawn is not None
@@ -361,6 +387,8 @@ class ArgoatGame(Game):
 
     def apply(self, player: str, action: Action) -> list[Event]:
         """Perform a legal action; IllegalAction (and no change at all) otherwise."""
+        if player == SYSTEM:
+            return self._timeout(action)
         if action not in self._legal_now(player):
             raise IllegalAction(self._why(player, action))
         s = self._s
@@ -398,6 +426,26 @@ class ArgoatGame(Game):
         self._version += 1
         return events
 
+    def _timeout(self, action: Action) -> list[Event]:
+        """The host's :data:`TIMEOUT`: a trade offer that waited ``trade_wait`` minutes lapses,
+        declined (see docs/rules-notes.md)."""
+        s = self._s
+        if action != TIMEOUT or s.phase != OFFER or s.trade is None or not s.trade_wait:
+            raise IllegalAction("Nothing is waiting for a timeout now.")
+        events = [
+            event(
+                f"{player_ref(s.trade[0])} did not answer {player_ref(s.current.id)}'s trade in "
+                "time: it counts as declined.",
+                kind="trade_declined",
+                data={"from": s.current.id, "to": s.trade[0], "expired": True},
+            )
+        ]
+        s.trade = None
+        s.phase = TURN
+        s.undo.clear()
+        self._version += 1
+        return events
+
     def _undo(self, events: list[Event]) -> None:
         s = self._s
         who = s.current.id
@@ -418,6 +466,7 @@ class ArgoatGame(Game):
         s = self._s
         assert s.trade is not None
         s.phase = OFFER
+        s.offered.append(s.trade[0])
         terms = trades.describe(s.current.id, s.trade[0], s.trade[1])
         events.append(
             event(

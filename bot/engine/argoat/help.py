@@ -10,6 +10,7 @@ from bot.engine.argoat.data import (
     CAVE,
     DARK_FORESTS,
     DEFAULT_DIFFICULTY,
+    DEFAULT_TRADE_WAIT,
     DIFFICULTIES,
     EDEN,
     FOUNTAIN,
@@ -193,7 +194,8 @@ def build_pages() -> dict[str, HelpPage]:
         "In the bot: build it privately (`trade Blue`, `trade give emerald`, `trade ask fragment "
         "Moon`, … `trade propose`); the partner answers `accept` or `decline`, you may "
         "`withdraw`. The public message gives the terms with Item counts only; Items and peeks "
-        "received come by DM.",
+        "received come by DM. An offer left unanswered for `trade_wait` minutes (a table option, "
+        f"default {DEFAULT_TRADE_WAIT}; 0: no limit) counts as declined.",
     )
     item_lines = "\n".join(f"• `{_slug(item.name)}` — {item.text}" for item in ITEMS)
     add(

@@ -130,6 +130,8 @@ class State:
     seats: list[Seat]
     difficulty: str
     rng: Rng
+    trade_wait: int = 60
+    """Minutes a trade offer waits for its answer before it lapses as declined (0: no limit)."""
     frontiers: dict[Coord, str] = field(default_factory=dict)
     """Frontier key of each placed frontier card."""
     forests: dict[Coord, Forest] = field(default_factory=dict)
@@ -156,6 +158,8 @@ class State:
     trade: list[list[Any]] | None = None
     """The trade being built or offered: ``[partner_id, ((side, what, which), ...)]`` (the
     parts are an immutable tuple, replaced as parts are added or taken back)."""
+    offered: list[str] = field(default_factory=list)
+    """The partners the active player has proposed a trade to this turn (public)."""
     drawn: str | None = None
     """The frontier drawn by the Town or the Hill of Dreams and not yet put away."""
     placed: Coord | None = None
@@ -338,6 +342,7 @@ class State:
             for s in self.seats
         ]
         new.difficulty = self.difficulty
+        new.trade_wait = self.trade_wait
         new.rng = Rng(self.rng.state)
         new.frontiers = dict(self.frontiers)
         new.forests = {
@@ -357,6 +362,7 @@ class State:
         new.move = Movement(*self.move.values())
         new.start = self.start
         new.trade = None if self.trade is None else [self.trade[0], self.trade[1]]
+        new.offered = list(self.offered)
         new.drawn = self.drawn
         new.placed = self.placed
         new.winner = self.winner
@@ -380,6 +386,7 @@ class State:
         """The whole state as JSON-safe data, undo snapshots included."""
         data: dict[str, Any] = {
             "difficulty": self.difficulty,
+            "trade_wait": self.trade_wait,
             "rng": self.rng.state,
             "seats": [
                 {
@@ -418,6 +425,7 @@ class State:
             "move": dict(zip(_MOVEMENT_FIELDS, self.move.values(), strict=True)),
             "start": None if self.start is None else list(self.start),
             "trade": None if self.trade is None else [self.trade[0], [list(part) for part in self.trade[1]]],
+            "offered": list(self.offered),
             "drawn": self.drawn,
             "placed": None if self.placed is None else list(self.placed),
             "winner": self.winner,
@@ -446,6 +454,7 @@ class State:
                 for s in data["seats"]
             ],
             difficulty=data["difficulty"],
+            trade_wait=data.get("trade_wait", 60),
             rng=Rng(data["rng"]),
             frontiers={(x, y): key for x, y, key in data["frontiers"]},
             forests={
@@ -474,6 +483,7 @@ class State:
             trade=None
             if data["trade"] is None
             else [data["trade"][0], tuple(tuple(part) for part in data["trade"][1])],
+            offered=list(data.get("offered", [])),
             drawn=data["drawn"],
             placed=None if data["placed"] is None else (data["placed"][0], data["placed"][1]),
             winner=data["winner"],

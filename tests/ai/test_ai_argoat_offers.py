@@ -1,0 +1,82 @@
+"""The Argoat bots' trade offers: never one in which only the partner gives, and at most one
+offer to each partner per turn (an offer to a person waits for them; a repeated or a one-sided
+one is noise)."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent.parent / "argoat"))
+from argoat_helpers import BASE, act, scenario, setup
+
+from bot.ai import choose_action
+from bot.engine.argoat import ArgoatGame
+from bot.engine.argoat.trades import GIVE
+
+LEVELS = ("easy", "normal")
+
+
+def rich_table(seed: int = 1) -> ArgoatGame:
+    """Ann (active) on the Town with Bob and Cid, each with something to trade."""
+    game = scenario({**BASE, "0,2": "lake"}, forests=[("0,3", "S", "Eden")], seed=seed)
+    setup(game, "ann", emeralds=2, fragments=["sun"], items=["staff"])
+    setup(game, "bob", emeralds=1, fragments=["moon"], items=["book"])
+    setup(game, "cid", emeralds=2)
+    return game
+
+
+def test_a_bot_never_proposes_a_trade_in_which_only_the_partner_gives():
+    for draft in (("trade ask fragment Moon",), ("trade ask emerald", "trade ask item")):
+        game = rich_table()
+        for part in ("trade Blue", *draft):
+            act(game, "ann", part)
+        assert "trade propose" in [game.notation(a) for a in game.legal_actions("ann")]
+        for level in LEVELS:
+            for seed in range(30):
+                action = choose_action(game, "ann", level=level, seed=seed, iterations=8)
+                assert action["type"] != "propose", (draft, level, seed)
+
+
+def test_a_bot_offers_each_partner_at_most_one_trade_per_turn():
+    game = rich_table()
+    for part in ("trade Blue", "trade give emerald", "trade propose", "decline"):
+        act(game, "bob" if part == "decline" else "ann", part)
+    assert game.state.offered == ["bob"] and game.prompt().player == "ann"
+    chosen = Counter()
+    for level in LEVELS:
+        for seed in range(40):
+            action = choose_action(game, "ann", level=level, seed=seed, iterations=8)
+            assert action != {"type": "trade", "with": "bob"}, (level, seed)
+            chosen[action["type"]] += 1
+    assert chosen["trade"] > 0  # the bot still trades, with Cid
+
+
+def seeded_turns():
+    """Games the bots play, each for some decisions: opening turns of five-player games (everyone
+    starts on the Town) and a turn at a table rich in things to trade."""
+    for seed in range(30):
+        yield seed, ArgoatGame.new(["a", "b", "c", "d", "e"], seed, {"difficulty": "journeyman"}), 20
+    for seed in range(40):
+        yield seed, rich_table(seed), 12
+
+
+def test_over_many_seeded_bot_turns_every_offer_has_the_bot_give_and_none_repeats_a_partner():
+    proposals = 0
+    for seed, game, decisions in seeded_turns():
+        offers: Counter = Counter()
+        for step in range(decisions):
+            prompt = game.prompt()
+            if prompt is None:
+                break
+            player = prompt.player
+            action = choose_action(game, player, level="easy", seed=seed * 1000 + step, iterations=10)
+            if action["type"] == "propose":
+                partner, parts = game.state.trade
+                proposals += 1
+                offers[(game.state.turn, player, partner)] += 1
+                assert any(part[0] == GIVE for part in parts), (seed, step, parts)
+                assert offers[(game.state.turn, player, partner)] == 1, (seed, step)
+            game.apply(player, action)
+    assert proposals >= 2  # the bots do trade
