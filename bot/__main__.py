@@ -23,7 +23,7 @@ log = logging.getLogger("bot")
 
 async def run(settings: Settings) -> None:
     """Open the database, then run the bot; a SIGTERM or SIGINT closes it cleanly."""
-    store = await open_store(settings.database)
+    store = await open_store(settings.database, timeout=settings.db_timeout)
     bot = create_bot(settings, store=store)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

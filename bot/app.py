@@ -101,7 +101,7 @@ class TableBot(commands.Bot):
         from cogs.shortcuts import shortcut_groups
         from cogs.turns import warm_boards
 
-        store = self._store or await open_store(self.settings.database)
+        store = self._store or await open_store(self.settings.database, timeout=self.settings.db_timeout)
         seeding = {"seeder": self._seeder} if self._seeder is not None else {}
         self.host = TableHost(
             store,

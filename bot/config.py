@@ -13,6 +13,8 @@ from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
+from bot.store.records import DEFAULT_TIMEOUT
+
 DEFAULT_DATABASE_PATH = Path("data/games.db")
 DEFAULT_TABLE_CACHE = 5000
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
@@ -44,6 +46,9 @@ class Settings:
     """Discord shards of the whole bot (SHARD_COUNT); None: one process, no sharding."""
     shard_ids: tuple[int, ...] | None = None
     """The shards this process runs (SHARD_IDS; default: all of them)."""
+    db_timeout: float = DEFAULT_TIMEOUT
+    """Seconds a database call may wait (DB_TIMEOUT): PostgreSQL's statement timeout (a frozen
+    server is given up a little later), SQLite's wait for another connection's lock."""
 
     @property
     def database(self) -> str | Path:
@@ -64,7 +69,7 @@ class Settings:
             f"table_cache={self.table_cache!r}, ai_workers={self.ai_workers!r}, "
             f"ai_budget={self.ai_budget!r}, scheduler_seconds={self.scheduler_seconds!r}, "
             f"database_url={_redacted(self.database_url)!r}, shard_count={self.shard_count!r}, "
-            f"shard_ids={self.shard_ids!r})"
+            f"shard_ids={self.shard_ids!r}, db_timeout={self.db_timeout!r})"
         )
 
     @classmethod
@@ -125,6 +130,7 @@ class Settings:
                     "AI_BUDGET must be seconds per bot decision, more than 0 and at most 60, "
                     f"not {raw_budget!r}."
                 )
+        db_timeout = _seconds(values.get("DB_TIMEOUT", "").strip())
         database_url = _database_url(values.get("DATABASE_URL", "").strip())
         if database_url is not None and database_url.startswith("sqlite:///"):
             database_path = Path(database_url.removeprefix("sqlite:///"))
@@ -152,6 +158,7 @@ class Settings:
             database_url=database_url,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            db_timeout=db_timeout,
         )
 
 
@@ -162,6 +169,21 @@ def _redacted(url: str | None) -> str | None:
     from bot.store.postgres import redact
 
     return redact(url)
+
+
+def _seconds(raw: str) -> float:
+    """DB_TIMEOUT checked: seconds, more than 0 and at most 600 (empty: the default)."""
+    if not raw:
+        return DEFAULT_TIMEOUT
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds <= 600:
+        raise ConfigError(
+            f"DB_TIMEOUT must be seconds a database call may take, more than 0 and at most 600, not {raw!r}."
+        )
+    return seconds
 
 
 def _database_url(raw: str) -> str | None:

@@ -3,10 +3,12 @@
 Every table row, its whole event log and the seats' last boards are copied with their ids, in one
 PostgreSQL transaction that is committed only if the rows read back from PostgreSQL have the same
 counts and the same checksums as the SQLite rows. A target that already holds any table, event or
-seat board is refused, so a migration never mixes two bots' data. Stop the bot first.
+seat board is refused, so a migration never mixes two bots' data, unless it holds exactly the
+source's rows (the same counts and checksums): then an earlier run's copy was committed (and
+perhaps interrupted before it said so), and the copy is reported complete. Stop the bot first.
 
-Exit status: 0 copied and verified, 2 refused (target not empty, bad source, checksums differ),
-1 a database that cannot be reached.
+Exit status: 0 copied and verified (or found complete), 2 refused (target not empty, bad source,
+checksums differ), 1 a database that cannot be reached.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from dotenv import dotenv_values
 
 from bot.config import DEFAULT_DATABASE_PATH
 from bot.store import PostgresStore, SqliteStore, StoreError, is_postgres, sqlite_path
-from bot.store.postgres import redact
+from bot.store.postgres import FAILURES, redact
 
 COPIED: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     # name: (columns, timestamp columns, order)
@@ -110,19 +112,36 @@ async def _read_sqlite(source: SqliteStore) -> dict[str, list[tuple[Any, ...]]]:
     return found
 
 
-async def copy(source: SqliteStore, target: PostgresStore) -> dict[str, tuple[int, str]]:
+async def _read_postgres(conn: Any) -> dict[str, list[tuple[Any, ...]]]:
+    found = {}
+    for name, (columns, times, order) in COPIED.items():
+        rows = await conn.fetch(f"SELECT {', '.join(columns)} FROM {name} ORDER BY {order}")
+        found[name] = [_canonical(tuple(r), columns, times) for r in rows]
+    return found
+
+
+def _summary(rows: dict[str, list[tuple[Any, ...]]]) -> dict[str, tuple[int, str]]:
+    """``{table: (rows, checksum)}``."""
+    return {name: (len(found), checksum(found)) for name, found in rows.items()}
+
+
+async def copy(source: SqliteStore, target: PostgresStore) -> tuple[dict[str, tuple[int, str]], bool]:
     """Copy every row of ``source`` into the empty ``target`` and verify it; returns
-    ``{table: (rows, checksum)}``. MigrationError if the target is not empty or they differ."""
+    ``({table: (rows, checksum)}, False)``, or ``(…, True)`` without writing if the target
+    already holds exactly the source's rows. MigrationError if the target holds anything else or
+    the copy differs."""
     rows = await _read_sqlite(source)
     async with target._pool.acquire() as conn, conn.transaction():
         await conn.execute("LOCK TABLE tables, events, seat_views IN EXCLUSIVE MODE")
-        for name in COPIED:
-            present = await conn.fetchval(f"SELECT COUNT(*) FROM {name}")
-            if present:
-                raise MigrationError(
-                    f"the target database is not empty ({present} rows in {name}): "
-                    "migrate only into a new, empty database"
-                )
+        present = {name: await conn.fetchval(f"SELECT COUNT(*) FROM {name}") for name in COPIED}
+        if any(present.values()):
+            if _summary(await _read_postgres(conn)) == _summary(rows):
+                return _summary(rows), True
+            name, count = next((n, c) for n, c in present.items() if c)
+            raise MigrationError(
+                f"the target database is not empty ({count} rows in {name}): "
+                "migrate only into a new, empty database"
+            )
         for name, (columns, times, _) in COPIED.items():
             records = [
                 tuple(_moment(v) if c in times else v for c, v in zip(columns, row, strict=True))
@@ -134,20 +153,18 @@ async def copy(source: SqliteStore, target: PostgresStore) -> dict[str, tuple[in
             "SELECT setval(pg_get_serial_sequence('tables', 'id'), "
             "COALESCE((SELECT MAX(id) FROM tables), 0) + 1, false)"
         )
-        report = {}
-        for name, (columns, times, order) in COPIED.items():
-            back = await conn.fetch(f"SELECT {', '.join(columns)} FROM {name} ORDER BY {order}")
-            copied = [_canonical(tuple(r), columns, times) for r in back]
-            if len(copied) != len(rows[name]):
-                raise MigrationError(f"{name}: {len(rows[name])} rows in SQLite, {len(copied)} copied")
-            if checksum(copied) != checksum(rows[name]):
+        report = _summary(await _read_postgres(conn))
+        for name, (count, digest) in report.items():
+            if count != len(rows[name]):
+                raise MigrationError(f"{name}: {len(rows[name])} rows in SQLite, {count} copied")
+            if digest != checksum(rows[name]):
                 raise MigrationError(f"{name}: the copied rows differ from the SQLite rows (checksum)")
-            report[name] = (len(copied), checksum(copied))
-    return report
+    return report, False
 
 
-async def migrate(source_path: Path, url: str) -> dict[str, tuple[int, str]]:
-    """Open both databases (bringing both schemas up to date), copy and verify."""
+async def migrate(source_path: Path, url: str) -> tuple[dict[str, tuple[int, str]], bool]:
+    """Open both databases (bringing both schemas up to date), copy and verify; True with the
+    report if an earlier run had already copied everything."""
     if not source_path.is_file():
         raise MigrationError(f"there is no SQLite database at {source_path}")
     source = await SqliteStore.open(source_path)
@@ -155,6 +172,12 @@ async def migrate(source_path: Path, url: str) -> dict[str, tuple[int, str]]:
         target = await PostgresStore.open(url)
         try:
             return await copy(source, target)
+        except FAILURES as exc:  # the commit may or may not have happened: a new run tells
+            text = " ".join(str(exc).split()) or type(exc).__name__
+            raise StoreError(
+                f"the connection to {redact(url)} failed during the copy ({text}); run migrate again: "
+                "it says whether the copy had been committed"
+            ) from exc
         finally:
             await target.close()
     finally:
@@ -192,13 +215,19 @@ def main(argv: Sequence[str]) -> int:
         return 2
     source = args.source or _default_source()
     try:
-        report = asyncio.run(migrate(source, args.to))
+        report, already = asyncio.run(migrate(source, args.to))
     except MigrationError as exc:
         print(f"Migration refused, nothing was written: {exc}", file=sys.stderr)
         return exc.exit_status
     except StoreError as exc:
-        print(f"Migration failed, nothing was written: {exc}", file=sys.stderr)
+        print(f"Migration failed: {exc}", file=sys.stderr)
         return getattr(exc, "exit_status", 1)
     counts = ", ".join(f"{n} {name}" for name, (n, _) in report.items())
+    if already:
+        print(
+            f"The copy is already complete: {redact(args.to)} holds exactly the {counts} of {source} "
+            "(counts and checksums match); nothing was written."
+        )
+        return 0
     print(f"Copied {counts} from {source} to {redact(args.to)}; counts and checksums match.")
     return 0

@@ -350,8 +350,9 @@ class TableHost:
         does not rename who acted."""
         if record.status == PLAYING and game is not None:
             record = self.schedule(record, game, acted, version=record.version + 1, in_person=in_person)
-        elif record.status != PLAYING:
-            record = record.evolve(deadline=None, awaiting=())
+        elif record.status != PLAYING:  # over: nothing is due any more
+            pending = {e["key"] for e in effects.pending(record.meta)}
+            record = record.evolve(meta=effects.without(record.meta, pending), deadline=None, awaiting=())
         named = names if names is not None else seats.names(record)
         summary = "\n".join(format_text(e.text, named) for e in events if e.public)
         view = game.view(None) if game is not None and acted is not None else None

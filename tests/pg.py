@@ -79,6 +79,53 @@ class Server:
         self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.folder, ignore_errors=True)
 
+    # -- outages: the same server stopped and started again, or frozen ---------------------------
+
+    def halt(self) -> None:
+        """Stop the server, keeping its data for :meth:`resume`: every session is ended at once
+        (a fast shutdown; not "immediate", which would lose commits with synchronous_commit=off)."""
+        done = self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "fast", "-w", "stop")
+        if done.returncode != 0:
+            raise NoServer(f"pg_ctl stop failed: {done.stderr.strip()}")
+
+    def resume(self) -> None:
+        """Start the server halted by :meth:`halt` again: same data, port and options."""
+        import shlex
+
+        data = self.folder / "data"
+        # postmaster.opts holds the server's last command line: the binary, then its arguments.
+        options = shlex.split((data / "postmaster.opts").read_text())[1:]
+        at = options.index("-D")
+        del options[at : at + 2]
+        log = str(self.folder / "log")
+        done = self._run("pg_ctl", "-D", str(data), "-l", log, "-o", shlex.join(options), "-w", "start")
+        if done.returncode != 0:
+            raise NoServer(f"the PostgreSQL server did not start again: {done.stderr.strip()}")
+
+    def _processes(self) -> list[int]:
+        """The postmaster's pid, then those of its children (backends and helpers)."""
+        postmaster = int((self.folder / "data" / "postmaster.pid").read_text().split()[0])
+        children = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == postmaster:
+                    children.append(int(stat.parent.name))
+        return [postmaster, *children]
+
+    def freeze(self) -> None:
+        """SIGSTOP the whole server (postmaster and backends): connections stay open, nothing answers."""
+        import signal
+
+        for pid in self._processes():
+            os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """SIGCONT what :meth:`freeze` stopped."""
+        import signal
+
+        for pid in reversed(self._processes()):
+            os.kill(pid, signal.SIGCONT)
+
 
 def start() -> Server:
     """Initialise and start a server in a temporary folder (trust auth, 127.0.0.1, a free port)."""

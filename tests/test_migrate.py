@@ -125,3 +125,31 @@ async def test_migration_of_an_empty_database_and_an_unreachable_target(tmp_path
     assert done.returncode == 0 and "Copied 0 tables, 0 events, 0 seat_views" in done.stdout, done.stderr
     done = migrate("--to", "postgresql://u:pw@127.0.0.1:1/x", cwd=tmp_path)
     assert done.returncode == 1 and "cannot be reached" in done.stderr and "pw@" not in done.stderr
+
+
+async def test_a_migration_run_again_after_its_copy_was_committed_says_the_copy_is_complete(tmp_path, pg_url):
+    # A run interrupted after its commit (killed before it could print) leaves exactly this target.
+    source = tmp_path / "games.db"
+    await make_sqlite(source, Clock())
+    first = migrate("--to", pg_url, "--from", str(source), cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    pg = await open_store(pg_url)
+    before = await pg.tables()
+    await pg.close()
+
+    again = migrate("--to", pg_url, "--from", str(source), cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "already complete" in again.stdout and "nothing was written" in again.stdout
+    copied = first.stdout.split("Copied ", 1)[1].split(" from ", 1)[0]
+    assert f"holds exactly the {copied} of {source}" in again.stdout
+
+    # The same target with one more event than the source is not the copy: refused as before.
+    pg = await open_store(pg_url)
+    try:
+        assert await pg.tables() == before
+        table = before[0]
+        await pg.save(table, actor="x", action={"type": "note"}, summary="", now=table.updated_at)
+    finally:
+        await pg.close()
+    refused = migrate("--to", pg_url, "--from", str(source), cwd=tmp_path)
+    assert refused.returncode == 2 and "not empty" in refused.stderr

@@ -8,6 +8,7 @@ from pathlib import Path
 from bot.store.postgres import PostgresStore
 from bot.store.records import (
     ABANDONED,
+    DEFAULT_TIMEOUT,
     FINISHED,
     LOBBY,
     OPEN_STATUSES,
@@ -40,12 +41,15 @@ def sqlite_path(url_or_path: str | Path) -> Path:
     return Path(url_or_path)
 
 
-async def open_store(url_or_path: str | Path, *, read_only: bool = False) -> AnyStore:
+async def open_store(
+    url_or_path: str | Path, *, read_only: bool = False, timeout: float = DEFAULT_TIMEOUT
+) -> AnyStore:
     """Open the store ``url_or_path`` names: ``postgresql://…`` → PostgreSQL, ``sqlite:///path``
-    or a plain path → SQLite. Raises StoreError (one line, with ``exit_status``)."""
+    or a plain path → SQLite. Raises StoreError (one line, with ``exit_status``). ``timeout``:
+    seconds a call may wait for the database (PostgreSQL's statement timeout, SQLite's busy wait)."""
     if is_postgres(url_or_path):
-        return await PostgresStore.open(str(url_or_path), read_only=read_only)
-    return await SqliteStore.open(sqlite_path(url_or_path), read_only=read_only)
+        return await PostgresStore.open(str(url_or_path), read_only=read_only, timeout=timeout)
+    return await SqliteStore.open(sqlite_path(url_or_path), read_only=read_only, timeout=timeout)
 
 
 __all__ = [

@@ -24,7 +24,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from bot.store.reads import TableReads
-from bot.store.records import LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
+from bot.store.records import DEFAULT_TIMEOUT, LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
 
 log = logging.getLogger(__name__)
 
@@ -212,6 +212,42 @@ def _record(row: asyncpg.Record | tuple[Any, ...]) -> TableRecord:
 UNREACHABLE = (OSError, asyncio.TimeoutError, asyncpg.CannotConnectNowError, asyncpg.TooManyConnectionsError)
 """Errors of a server that cannot be reached now (exit status 1); other failures are status 2."""
 
+FAILURES = (asyncpg.PostgresError, asyncpg.InterfaceError, asyncpg.InternalClientError, OSError)
+"""What the driver raises when a call fails: the server's errors (a statement timeout, a restart:
+CannotConnectNowError), a connection lost or closed (ConnectionDoesNotExistError,
+InterfaceError), a refused connection (OSError, ConnectionError) and a client-side timeout
+(TimeoutError, an OSError too). Every store call turns them into a one-line StoreError."""
+
+MIGRATION_TIMEOUT = 600.0
+"""Seconds a schema migration step may take (building an index over a large table)."""
+
+
+def _client_timeout(timeout: float) -> float:
+    """How long the client waits for the server: a little longer than the server's own statement
+    timeout, so that a live server answers with its own error and only a frozen one times out here."""
+    return timeout + max(1.0, timeout / 2)
+
+
+def _one_line(exc: BaseException | None, timeout: float | None) -> str:
+    if isinstance(exc, TimeoutError) and not str(exc):
+        within = f" within {_client_timeout(timeout):g} s" if timeout is not None else " in time"
+        return f"the database did not answer{within}"
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+class _OneLineReconnects(logging.Filter):
+    """asyncpg's pool logs a whole traceback each time it fails to reconnect its idle connection
+    during an outage (with a growing pause); the error's one line says as much."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.levelno <= logging.WARNING:
+            record.msg = f"{record.getMessage()}: {_one_line(record.exc_info[1], None)}"
+            record.args, record.exc_info, record.exc_text = None, None, None
+        return True
+
+
+logging.getLogger("asyncpg.pool").addFilter(_OneLineReconnects())
+
 
 def _open_error(url: str, exc: BaseException) -> StoreError:
     """A one-line StoreError; ``exit_status`` 1 if the server cannot be reached, 2 if the URL,
@@ -233,7 +269,9 @@ def _open_error(url: str, exc: BaseException) -> StoreError:
 
 async def _migrate(conn: asyncpg.Connection) -> None:
     """Apply the missing migrations (one transaction each) and prove the database is writable."""
-    await conn.execute("SELECT pg_advisory_lock($1, $2)", *MIGRATION_LOCK)
+    # Migrating (or waiting for another process to) may take longer than a statement may.
+    await conn.execute("SET statement_timeout = 0")  # the pool's reset restores it
+    await conn.execute("SELECT pg_advisory_lock($1, $2)", *MIGRATION_LOCK, timeout=MIGRATION_TIMEOUT)
     try:
         async with conn.transaction():
             await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
@@ -248,7 +286,7 @@ async def _migrate(conn: asyncpg.Connection) -> None:
             )
         for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
             async with conn.transaction():
-                await conn.execute(script)
+                await conn.execute(script, timeout=MIGRATION_TIMEOUT)
                 await conn.execute("UPDATE schema_version SET version = $1", number)
         # Prove the database can be written now rather than at the first player's move.
         async with conn.transaction():
@@ -286,32 +324,45 @@ class PostgresStore(TableReads):
     shared = True
     """Several processes may use this store at once (the host then checks its cached games)."""
 
-    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str, timeout: float = DEFAULT_TIMEOUT) -> None:
         self._pool = pool
         self.url = redact(url)
+        self.timeout = timeout
+        """Seconds a statement may take on the server; the client waits a little longer."""
         self._closed = False
 
     # -- opening and closing ------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, url: str, *, read_only: bool = False, pool_size: int = 10) -> PostgresStore:
+    async def open(
+        cls, url: str, *, read_only: bool = False, pool_size: int = 10, timeout: float = DEFAULT_TIMEOUT
+    ) -> PostgresStore:
         """Connect to ``url`` (``postgresql://…``), migrate and check the database for writing.
 
         Raises StoreError (one line, no password; ``exit_status`` 1 if the server cannot be
         reached, 2 for a bad URL, credentials, database or schema) and leaves no connection open.
         ``read_only`` makes the sessions read-only, which fails the writing check (for tests).
+        ``timeout``: seconds a statement may take (the server's ``statement_timeout``; a frozen
+        server is given up a little later by the client, when connecting, querying or locking).
         """
-        settings = {"default_transaction_read_only": "on"} if read_only else {}
+        settings = {"statement_timeout": str(round(timeout * 1000))}
+        if read_only:
+            settings["default_transaction_read_only"] = "on"
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=pool_size, timeout=10, server_settings=settings
+                url,
+                min_size=1,
+                max_size=pool_size,
+                timeout=_client_timeout(timeout),
+                command_timeout=_client_timeout(timeout),
+                server_settings=settings,
             )
         except asyncpg.ClientConfigurationError as exc:
             raise _open_error(url, exc) from None
         except (asyncpg.PostgresError, asyncpg.InterfaceError, ValueError, *UNREACHABLE) as exc:
             raise _open_error(url, exc) from None
         try:
-            async with pool.acquire() as conn:
+            async with pool.acquire(timeout=_client_timeout(timeout)) as conn:
                 await _migrate(conn)
         except (asyncpg.PostgresError, asyncpg.InterfaceError, StoreError, *UNREACHABLE) as exc:
             await pool.close()
@@ -319,7 +370,7 @@ class PostgresStore(TableReads):
         except BaseException:
             pool.terminate()
             raise
-        return cls(pool, url)
+        return cls(pool, url, timeout)
 
     async def close(self) -> None:
         """Close every connection of the pool."""
@@ -327,9 +378,13 @@ class PostgresStore(TableReads):
             return
         self._closed = True
         try:
-            await asyncio.wait_for(self._pool.close(), 10)
+            await asyncio.wait_for(self._pool.close(), _client_timeout(self.timeout))
         except TimeoutError:
             self._pool.terminate()
+
+    def _failure(self, exc: BaseException, doing: str) -> StoreError:
+        """The one-line StoreError of a driver or connection failure while ``doing`` something."""
+        return StoreError(f"{doing}: {_one_line(exc, self.timeout)}")
 
     @contextlib.asynccontextmanager
     async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
@@ -340,7 +395,7 @@ class PostgresStore(TableReads):
         if held is not None and held[0] is self and held[2] is asyncio.current_task():
             yield held[1]
             return
-        async with self._pool.acquire() as conn:
+        async with self._pool.acquire(timeout=_client_timeout(self.timeout)) as conn:
             yield conn
 
     @contextlib.asynccontextmanager
@@ -353,29 +408,48 @@ class PostgresStore(TableReads):
         held = _HELD.get()
         if held is not None and held[0] is self and held[2] is asyncio.current_task():
             raise RuntimeError("table locks do not nest")
+        doing = f"could not lock the table of channel {channel_id}"
         try:
-            conn = await self._pool.acquire()
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, *UNREACHABLE) as exc:
-            raise StoreError(f"could not lock the table of channel {channel_id}: {exc}") from exc
+            conn = await self._pool.acquire(timeout=_client_timeout(self.timeout))
+        except FAILURES as exc:
+            raise self._failure(exc, doing) from exc
         token = None
         try:
             # Released by the pool's reset (pg_advisory_unlock_all) when the connection goes
             # back, even if this task is cancelled; a dropped connection releases it too.
-            await conn.execute("SELECT pg_advisory_lock($1)", channel_id)
+            try:
+                await conn.execute("SELECT pg_advisory_lock($1)", channel_id)
+            except FAILURES as exc:
+                raise self._failure(exc, doing) from exc
             token = _HELD.set((self, conn, asyncio.current_task()))
             yield
-        except (asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
-            if token is None:
-                raise StoreError(f"could not lock the table of channel {channel_id}: {exc}") from exc
-            raise
         finally:
             if token is not None:
                 _HELD.reset(token)
-            await self._pool.release(conn)
+            try:
+                await self._pool.release(conn)
+            except FAILURES as exc:  # the pool has dropped the connection, and the server its lock
+                log.warning(
+                    "could not return the connection of channel %s: %s",
+                    channel_id,
+                    _one_line(exc, self.timeout),
+                )
 
-    async def _run(self, fn: Callable[[asyncpg.Connection], Awaitable[T]]) -> T:
-        async with self._connection() as conn:
-            return await fn(conn)
+    async def _run(
+        self,
+        fn: Callable[[asyncpg.Connection], Awaitable[T]],
+        doing: str = "could not read the database",
+        level: int = logging.WARNING,
+    ) -> T:
+        """Run ``fn`` on a connection; a database failure is logged and becomes a one-line
+        StoreError saying what could not be done."""
+        try:
+            async with self._connection() as conn:
+                return await fn(conn)
+        except FAILURES as exc:
+            error = self._failure(exc, doing)
+            log.log(level, "%s", error)
+            raise error from exc
 
     async def _write(self, body: Callable[[asyncpg.Connection], Awaitable[T]], what: str) -> T:
         """Run ``body`` as one transaction; a database failure becomes a one-line StoreError."""
@@ -384,14 +458,7 @@ class PostgresStore(TableReads):
             async with conn.transaction():
                 return await body(conn)
 
-        try:
-            return await self._run(transaction)
-        except (StoreConflict, StoreError):
-            raise
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError) as exc:
-            text = " ".join(str(exc).split())
-            log.error("could not save %s: %s", what, text)
-            raise StoreError(f"could not save {what}: {text}") from exc
+        return await self._run(transaction, f"could not save {what}", logging.ERROR)
 
     async def sql(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Run one SQL statement outside the store's API and return its rows (tests, tools).

@@ -10,6 +10,11 @@ LOBBY, PLAYING, FINISHED, ABANDONED = "lobby", "playing", "finished", "abandoned
 OPEN_STATUSES = (LOBBY, PLAYING)
 
 
+DEFAULT_TIMEOUT = 10.0
+"""Seconds a database call may wait for the database (DB_TIMEOUT): PostgreSQL's statement timeout,
+SQLite's busy wait."""
+
+
 class StoreError(Exception):
     """The database could not be opened, read or written; ``str(exc)`` is one line for the log."""
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.store.reads import TableReads
-from bot.store.records import LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
+from bot.store.records import DEFAULT_TIMEOUT, LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
 
 log = logging.getLogger(__name__)
 
@@ -177,13 +177,14 @@ def _transaction(conn: sqlite3.Connection, body: Callable[[sqlite3.Connection], 
         raise
 
 
-def _connect(target: str, uri: bool) -> sqlite3.Connection:
-    """Open, configure, migrate and check the database for writing (on the database thread)."""
+def _connect(target: str, uri: bool, timeout: float) -> sqlite3.Connection:
+    """Open, configure, migrate and check the database for writing (on the database thread);
+    a call waits at most ``timeout`` seconds for another connection's lock."""
     conn = sqlite3.connect(target, uri=uri, isolation_level=None, check_same_thread=False)
     try:
         conn.execute("PRAGMA journal_mode=WAL").fetchall()
         conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("PRAGMA busy_timeout=5000")
+        conn.execute(f"PRAGMA busy_timeout={round(timeout * 1000)}")
         current = conn.execute("PRAGMA user_version").fetchone()[0]
         if current > len(MIGRATIONS):
             raise StoreError(
@@ -259,12 +260,15 @@ class SqliteStore(TableReads):
     # -- opening and closing ------------------------------------------------------------------
 
     @classmethod
-    async def open(cls, path: Path | str, *, read_only: bool = False) -> SqliteStore:
+    async def open(
+        cls, path: Path | str, *, read_only: bool = False, timeout: float = DEFAULT_TIMEOUT
+    ) -> SqliteStore:
         """Open (creating folder and file if needed), migrate and check the database at ``path``.
 
         Raises StoreError (one line; ``exit_status`` 2 for a file that is not a usable database,
         1 for I/O and permissions) and leaves no thread behind. ``read_only`` opens the file
         read-only, which fails the writing check (used to test that check when running as root).
+        ``timeout``: seconds a call waits for another connection's lock on the file.
         """
         path = Path(path)
         try:
@@ -276,7 +280,7 @@ class SqliteStore(TableReads):
         target, uri = (f"file:{path}?mode=ro", True) if read_only else (str(path), False)
         thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
         try:
-            conn = await asyncio.get_running_loop().run_in_executor(thread, _connect, target, uri)
+            conn = await asyncio.get_running_loop().run_in_executor(thread, _connect, target, uri, timeout)
         except (sqlite3.Error, OSError, StoreError) as exc:
             thread.shutdown(wait=False)
             raise _open_error(str(path), exc) from None
@@ -301,20 +305,26 @@ class SqliteStore(TableReads):
         here, one process owns the file and its host already serialises each channel."""
         yield
 
-    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def _run(
+        self,
+        fn: Callable[[sqlite3.Connection], T],
+        doing: str = "could not read the database",
+        level: int = logging.WARNING,
+    ) -> T:
+        """Run ``fn`` on the database thread; a database failure is logged and becomes a
+        one-line StoreError saying what could not be done."""
         if self._closed:
             raise StoreError("the database is closed")
-        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, self._conn)
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._thread, fn, self._conn)
+        except sqlite3.Error as exc:
+            error = StoreError(f"{doing}: {' '.join(str(exc).split()) or type(exc).__name__}")
+            log.log(level, "%s", error)
+            raise error from exc
 
     async def _write(self, body: Callable[[sqlite3.Connection], T], what: str) -> T:
         """Run ``body`` as one transaction; a database failure becomes a one-line StoreError."""
-        try:
-            return await self._run(lambda conn: _transaction(conn, body))
-        except (StoreConflict, StoreError):
-            raise
-        except sqlite3.Error as exc:
-            log.error("could not save %s: %s", what, exc)
-            raise StoreError(f"could not save {what}: {exc}") from exc
+        return await self._run(lambda conn: _transaction(conn, body), f"could not save {what}", logging.ERROR)
 
     async def sql(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Run one SQL statement outside the store's API and return its rows (tests, tools)."""
