@@ -1,6 +1,7 @@
 """``python -m bot``: load settings, then run the bot until stopped (Ctrl-C or SIGTERM).
-``python -m bot migrate --to postgresql://…`` copies the SQLite database into PostgreSQL.
-``python -m bot sync`` logs in, syncs the slash commands with Discord even if unchanged, and exits."""
+``python -m bot migrate --to postgresql://…`` copies the SQLite database into PostgreSQL;
+``python -m bot sync`` logs in, syncs the slash commands with Discord even if unchanged, and exits;
+``python -m bot ratings --rebuild`` recomputes every rating from the stored results."""
 
 from __future__ import annotations
 
@@ -44,7 +45,8 @@ async def sync(settings: Settings) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point; returns the process exit status (``migrate …``: see ``bot.migrate``)."""
+    """Entry point; returns the process exit status (``migrate …``: see ``bot.migrate``;
+    ``ratings …``: see ``bot.archive.cli``)."""
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["migrate"]:
         try:
@@ -53,6 +55,10 @@ def main(argv: list[str] | None = None) -> int:
             print(exc, file=sys.stderr)
             return 2
         return migrate.main(argv[1:])
+    if argv[:1] == ["ratings"]:
+        from bot.archive import cli
+
+        return cli.main(argv[1:])
     try:
         settings = Settings.load()
     except ConfigError as exc:

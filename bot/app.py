@@ -100,6 +100,7 @@ class TableBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         from cogs import components
+        from cogs.archive import setup_archive
         from cogs.game import GameCog
         from cogs.shortcuts import shortcut_groups
         from cogs.turns import warm_boards
@@ -118,7 +119,9 @@ class TableBot(commands.Bot):
         self.tender.on_thinking = self.ui.turns.show_thinking
         await warm_boards()
         self.add_dynamic_items(*components.ALL_ITEMS)
-        await self.add_cog(GameCog(self))
+        game_cog = GameCog(self)
+        await self.add_cog(game_cog)
+        await setup_archive(self, game_cog.game)
         for group in shortcut_groups():
             self.tree.add_command(group)
         await sync_commands(self, force=self.force_sync)

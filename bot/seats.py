@@ -38,6 +38,7 @@ TABLE_OPTIONS: tuple[OptionSpec, ...] = (
     ),
     OptionSpec("bots", "Bots to seat at once (solo play: you plus bots).", 0, minimum=0, maximum=4),
     OptionSpec("thread", "Open the table in a new thread of this channel.", "off", ("off", "on")),
+    OptionSpec("listed", "List the lobby in /game open (off: not listed).", "on", ("on", "off")),
 )
 """Options every table accepts at ``/game new``, whatever the game."""
 

@@ -366,9 +366,13 @@ def leave_view(table_id: int) -> discord.ui.View:
 
 
 def rematch_view(table_id: int) -> discord.ui.View:
-    """The Rematch button of a finished game."""
+    """The Rematch button of a finished game, with Replay and Stats beside it."""
+    from cogs.archive import final_buttons
+
     view = discord.ui.View(timeout=None)
     view.add_item(TableButton("rematch", table_id, row=0))
+    for item in final_buttons(table_id):
+        view.add_item(item)
     return view
 
 

@@ -13,7 +13,7 @@ import discord
 import render
 from bot import clocks, metrics, seats
 from bot.engine.core import Game, Prompt, format_text, player_ref
-from bot.store import LOBBY
+from bot.store import FINISHED, LOBBY
 from bot.tables import Outcome, Table
 from cogs import components as comp
 from cogs import labels
@@ -316,6 +316,8 @@ class TurnMessages:
             await self.update(table)
         await self.host.shown(table)
         await self.bot.ui.private.deliver(outcome, interaction)
+        if table.record.status == FINISHED:
+            self.bot.dispatch("table_finished", table.record)  # the archive rates it (cogs/archive.py)
         self.bot.scheduler.kick(table)
 
     async def show_thinking(self, table: Table, seat: str) -> None:

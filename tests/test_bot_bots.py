@@ -163,7 +163,7 @@ async def test_a_solo_table_is_played_to_the_end_and_every_bot_turn_is_shown(
     bot_seats = [s for s in table.record.seats if s.startswith("bot:")]
     assert len(bot_seats) == bots
     final = w.channel.last_message
-    assert "Game over" in final.content and labels(final) == ["Rematch"]
+    assert "Game over" in final.content and labels(final) == ["Rematch", "Replay", "Stats"]
     ranking = [line for line in final.content.splitlines() if re.match(r"^(🥇|🥈|🥉|\d+\.) ", line)]
     assert len(ranking) == bots + 1  # everyone ranked, bots like people
     for name in names.values():

@@ -45,7 +45,7 @@ async def test_a_whole_game_through_buttons(world, simcord_bot):
         f"{w.alice.mention} wins." in latest.content
         and f"🥇 {w.alice.mention}: 3 points — winner" in latest.content
     )
-    assert labels(latest) == ["Rematch"]
+    assert labels(latest) == ["Rematch", "Replay", "Stats"]
     table = (await simcord_bot.host.store.tables())[0]
     assert table.status == "finished"
     r = await w.alice.slash(w.channel, "game log")

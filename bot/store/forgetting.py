@@ -57,4 +57,12 @@ def statements(user_id: str, pseudonym: str, table_ids: list[int]) -> list[tuple
             f"latest = REPLACE(latest, ?, ?), prior = REPLACE(prior, ?, ?) WHERE table_id IN ({marks})",
             (user_id, pseudonym, old, new, old, new, *ids),
         ),
+        # the archive's results and ladders (derived data: see bot/archive)
+        (
+            "UPDATE result_seats SET seat = CASE WHEN seat = ? THEN ? ELSE seat END, "
+            f"player = CASE WHEN player = ? THEN ? ELSE player END WHERE table_id IN ({marks})",
+            (user_id, pseudonym, user_id, pseudonym, *ids),
+        ),
+        (f"UPDATE results SET data = REPLACE(data, ?, ?) WHERE table_id IN ({marks})", (old, new, *ids)),
+        ("UPDATE ladders SET data = REPLACE(data, ?, ?)", (old, new)),
     ]

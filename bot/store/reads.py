@@ -50,6 +50,10 @@ class TableReads(ABC):
             return await self._records("ORDER BY id")
         return await self._records("WHERE channel_id = ? ORDER BY id", (channel_id,))
 
+    async def lobbies(self, guild_id: int) -> list[TableRecord]:
+        """The server's tables waiting for players (lobbies), oldest first."""
+        return await self._records("WHERE status = 'lobby' AND guild_id = ? ORDER BY id", (guild_id,))
+
     async def awaiting(self, user_id: str, guild_id: int | None = None) -> list[TableRecord]:
         """Playing tables waiting for ``user_id`` (on one server if ``guild_id`` is given)."""
         pattern = "%" + json.dumps(user_id) + "%"

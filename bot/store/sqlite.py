@@ -108,6 +108,37 @@ MIGRATIONS: list[str] = [
         value  TEXT NOT NULL
     );
     """,
+    # 8: the archive (bot/archive): finished tables' results, per table and per seat, and each
+    # server's rating ladder per game; all derived from tables and events, rebuildable
+    """
+    CREATE TABLE results (
+        table_id     INTEGER PRIMARY KEY REFERENCES tables (id),
+        guild_id     INTEGER NOT NULL,
+        game         TEXT NOT NULL,
+        finished_at  TEXT NOT NULL,
+        data         TEXT NOT NULL
+    );
+    CREATE INDEX results_by_ladder ON results (guild_id, game, finished_at, table_id);
+    CREATE TABLE result_seats (
+        table_id     INTEGER NOT NULL REFERENCES tables (id),
+        seat         TEXT NOT NULL,
+        guild_id     INTEGER NOT NULL,
+        game         TEXT NOT NULL,
+        player       TEXT NOT NULL,
+        place        INTEGER NOT NULL,
+        winner       INTEGER NOT NULL,
+        finished_at  TEXT NOT NULL,
+        PRIMARY KEY (table_id, seat)
+    );
+    CREATE INDEX result_seats_by_player ON result_seats (guild_id, player, finished_at);
+    CREATE TABLE ladders (
+        guild_id     INTEGER NOT NULL,
+        game         TEXT NOT NULL,
+        applied      INTEGER NOT NULL,
+        data         TEXT NOT NULL,
+        PRIMARY KEY (guild_id, game)
+    );
+    """,
 ]
 
 _COLUMNS = (

@@ -1,0 +1,173 @@
+"""Drawing a replay off the event loop: the job a worker process runs (rebuild the game from its
+log, caption every turn, animate the public boards) and the pool that runs it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import re
+from collections.abc import Mapping
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any
+
+from bot import seats
+from bot.archive.replay import LogRow, Replay, Step, rebuild
+from bot.archive.results import places
+from bot.engine.core import Game, Result, format_text
+from bot.engine.registry import GameRegistry, discover
+from bot.store import TableRecord
+from render.replay import BUDGET, Animation, Frame, animate
+
+log = logging.getLogger(__name__)
+
+_REGISTRY: GameRegistry | None = None
+
+
+def holder_label(holder: str, labels: Mapping[str, str]) -> str:
+    """A holder's name for a picture or a private text: the display name the cog found, a bot
+    by its level ("Bot (hard)")."""
+    if seats.is_bot(holder):
+        return f"Bot ({seats.level_of(holder)})"
+    return labels.get(holder, "a player")
+
+
+def seat_names(view: dict[str, Any], holders: Mapping[str, str], labels: Mapping[str, str]) -> dict[str, str]:
+    """Each seat as a picture names it: its colour and who played it ("Red alice")."""
+    colours = {str(p.get("id")): str(p.get("colour", "")) for p in view.get("players", [])}
+    return {seat: f"{colours.get(seat, '')} {holder_label(h, labels)}".strip() for seat, h in holders.items()}
+
+
+MENTION = re.compile(r"<@!?(\d+)>")
+
+
+def caption_text(line: str, names: Mapping[str, str], labels: Mapping[str, str]) -> str:
+    """A public log line for a picture: player references by colour and name, and mentions
+    (logs that name who acted when it happened write them) by display name."""
+    return MENTION.sub(lambda m: labels.get(m.group(1), "a player"), format_text(line, names))
+
+
+def who_played(step: Step, labels: Mapping[str, str]) -> str:
+    """Who played a step's turn: its seat's holder, and who decided for them if someone else did
+    (an AI for an idle player)."""
+    if step.holder is None:
+        return ""
+    name = holder_label(step.holder, labels)
+    others = [d for d in step.deciders.get(step.seat or "", []) if d != step.holder]
+    if others:
+        name += f" (played by {', '.join(holder_label(d, labels) for d in others)})"
+    return name
+
+
+def ranking_lines(
+    result: Mapping[str, Any], names: Mapping[str, str], score_label: str, label_one: str
+) -> list[str]:
+    """The final ranking (a ``Result.to_json()``), one line per player: place, name, score."""
+    ranked = Result(
+        tuple(result.get("winners", ())),
+        dict(result.get("scores", {})),
+        str(result.get("text", "")),
+        tuple(result.get("ranking", ())),
+        dict(result.get("details", {})),
+    )
+    lines = []
+    for player, place in places(ranked).items():
+        score = int(ranked.scores.get(player, 0))
+        unit = label_one if score == 1 else score_label
+        winner = " - winner" if player in ranked.winners else ""
+        lines.append(f"{place}. {names.get(player, player)}: {score} {unit}{winner}")
+    return lines
+
+
+def frames_of(replay: Replay, game_cls: type[Game], table_id: int, labels: Mapping[str, str]) -> list[Frame]:
+    """The captioned frames of a replay: the start, then every turn; the final ranking on the
+    last frame of a finished game."""
+    holders = dict(replay.holders)
+    frames = []
+    for step in replay.steps:
+        step_holders = {**holders, **({step.seat: step.holder} if step.seat and step.holder else {})}
+        names = seat_names(step.view, step_holders, labels)
+        if step.turn is None and step.seat is None:
+            caption = [f"{replay.game} · table #{table_id} · the start", " · ".join(names.values())]
+        else:
+            colour = names.get(step.seat or "", "").split(" ")[0]
+            turn = f"Turn {step.turn}" if step.turn is not None else f"Step {step.index}"
+            caption = [f"{turn} · {colour} {who_played(step, labels)}".strip()]
+            caption.append(" ".join(caption_text(line, names, labels) for line in step.lines) or " ")
+        frames.append(Frame(step.view, caption))
+    if replay.result is not None and frames:
+        names = seat_names(replay.steps[-1].view, holders, labels)
+        frames[-1].ranking = ranking_lines(
+            replay.result, names, game_cls.score_label, game_cls.score_label_one
+        )
+    return frames
+
+
+@dataclass(frozen=True)
+class ReplayJob:
+    """Everything a worker needs to draw a table's replay (all picklable)."""
+
+    record: TableRecord
+    rows: tuple[LogRow, ...]
+    labels: dict[str, str]
+    """Display names of the people who held seats (Discord user id → name)."""
+    budget: int = BUDGET
+
+
+@dataclass(frozen=True)
+class DrawnReplay:
+    """A drawn replay and what it covers."""
+
+    animation: Animation
+    turns: int
+    complete: bool
+
+
+def draw(job: ReplayJob) -> DrawnReplay:
+    """Rebuild the table from its log and animate its public boards (runs in a worker)."""
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = GameRegistry(discover())
+    game_cls = _REGISTRY.get(job.record.game)
+    if game_cls is None:
+        raise LookupError(f"unknown game {job.record.game}")
+    replay = rebuild(game_cls, job.record, job.rows)
+    frames = frames_of(replay, game_cls, job.record.id, job.labels)
+    animation = animate(frames, players=len(job.record.seats), budget=job.budget)
+    return DrawnReplay(animation, len(replay.steps) - 1, replay.complete)
+
+
+class Drawer:
+    """Draws replays in worker processes (``workers`` > 0; two at most, spawned on first use)
+    or, with ``workers=0`` (tests), on one thread of this process."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = min(max(workers, 0), 2)
+        self._pool: Executor | None = None
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            if self.workers > 0:
+                context = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            else:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
+        return self._pool
+
+    async def draw(self, job: ReplayJob) -> DrawnReplay:
+        """The drawn replay of ``job``, without blocking the event loop."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor(), draw, job)
+        except BrokenProcessPool:
+            log.warning("a replay worker died; starting a new one")
+            self._pool = None
+            return await loop.run_in_executor(self._executor(), draw, job)
+
+    def close(self) -> None:
+        """Stop the workers."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
