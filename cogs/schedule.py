@@ -184,7 +184,10 @@ class Scheduler:
         try:
             await work()
         except Exception as exc:
-            await self._failed(channel_id, table_id, exc)
+            try:
+                await self._failed(channel_id, table_id, exc)
+            except Exception:  # telling the host failed too: the backoff is set all the same
+                log.exception("table #%s: could not handle its failure", table_id)
         else:
             self._tables.pop(table_id, None)
         finally:
