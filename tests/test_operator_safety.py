@@ -62,18 +62,20 @@ async def test_a_sqlite_file_is_copied_before_its_schema_is_migrated(tmp_path):
     await store.close()
     assert not [p.name for p in tmp_path.iterdir() if ".bak-" in p.name]
 
-    # As an older release left it: the last migration not applied yet.
-    with sqlite3.connect(path) as conn:
-        conn.execute("DROP TABLE bot_state")
-        conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) - 1}")
+    # As an older release left it: every migration but the last applied.
+    path.unlink()
     old = len(MIGRATIONS) - 1
+    with sqlite3.connect(path) as conn:
+        for script in MIGRATIONS[:old]:
+            conn.executescript(script)
+        conn.execute(f"PRAGMA user_version = {old}")
     store = await SqliteStore.open(path)
     await store.close()
     copy = tmp_path / f"games.db.bak-{old}"
     assert copy.is_file() and user_version(copy) == old and user_version(path) == len(MIGRATIONS)
     with sqlite3.connect(copy) as conn:
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert {"tables", "events", "seat_views"} <= names and "bot_state" not in names
+    assert {"tables", "events", "seat_views"} <= names
 
     copy.write_bytes(b"kept")  # an up-to-date file is opened without copying again
     store = await SqliteStore.open(path)
