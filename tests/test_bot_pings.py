@@ -114,6 +114,7 @@ async def test_no_turn_of_a_person_opens_without_a_ping(
     assert len(boards) <= people_turns + stretches + 2
 
 
+@pytest.mark.simcord(settle_timeout=1)  # the 2 s notice and the 2.5 s search wait on virtual time
 async def test_a_bot_that_thinks_long_is_said_to_be_thinking(world, simcord_bot, monkeypatch):
     w = world
     lobby = (await w.alice.slash(w.channel, "game new", game="Pebbles", options="bots=1")).response
@@ -121,11 +122,12 @@ async def test_a_bot_that_thinks_long_is_said_to_be_thinking(world, simcord_bot,
     real = simcord_bot.thinker.choose
 
     async def slow(*args, **kwargs):
-        await asyncio.sleep(2.5)  # a long search (real time: SimCord runs short sleeps as they come)
+        await asyncio.sleep(2.5)  # a long search
         return await real(*args, **kwargs)
 
     monkeypatch.setattr(simcord_bot.thinker, "choose", slow)
     await w.alice.click(w.channel.last_message, label="take 1")
+    await w.env.advance_time(3)
     edits = [
         r.json.get("content", "")
         for r in w.env.http_requests
