@@ -119,11 +119,10 @@ async def test_a_bot_that_thinks_long_is_said_to_be_thinking(world, simcord_bot,
     w = world
     lobby = (await w.alice.slash(w.channel, "game new", game="Pebbles", options="bots=1")).response
     await w.alice.click(lobby, label="Start")
-    real = simcord_bot.thinker.choose
 
     async def slow(*args, **kwargs):
-        await asyncio.sleep(2.5)  # a long search
-        return await real(*args, **kwargs)
+        await asyncio.sleep(2.5)  # a long search (on virtual time), then a legal move
+        return {"type": "take", "n": 1}
 
     monkeypatch.setattr(simcord_bot.thinker, "choose", slow)
     await w.alice.click(w.channel.last_message, label="take 1")
