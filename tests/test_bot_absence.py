@@ -4,35 +4,20 @@ away`` and ``/game back``; reminders by DM say where the table is."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from bot.config import Settings
-from tests.test_bot_async import advance, pinged
+from tests.test_bot_async import (
+    advance,
+    pinged,
+    settings,  # noqa: F401  (a fixture: the scheduler looks every minute)
+)
+from tests.test_bot_history import open_pebbles
 from tests.test_bot_pings import record_pings
 
 HOUR = 3600
 
 
 pytestmark = pytest.mark.simcord(settle_timeout=20)  # bots think in real time, on a busy machine too
-
-
-@pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(
-        token="test-token",
-        database_path=tmp_path / "data" / "games.db",
-        ai_workers=0,
-        ai_budget=0.05,
-        scheduler_seconds=60,
-    )
-
-
-async def open_pebbles(w, options: str) -> None:
-    lobby = (await w.alice.slash(w.channel, "game new", game="Pebbles", options=options)).response
-    await w.bob.click(lobby, label="Join")
-    await w.alice.click(lobby, label="Start")
 
 
 def dms(user) -> list[str]:

@@ -4,28 +4,17 @@ returning person's catch-up covers every turn since their own last decision."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from bot.config import Settings
-from tests.test_bot_async import advance
+from tests.test_bot_async import (
+    advance,
+    settings,  # noqa: F401  (a fixture: the scheduler looks every minute)
+)
 
 HOUR = 3600
 
 
 pytestmark = pytest.mark.simcord(settle_timeout=20)  # bots think in real time, on a busy machine too
-
-
-@pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(
-        token="test-token",
-        database_path=tmp_path / "data" / "games.db",
-        ai_workers=0,
-        ai_budget=0.05,
-        scheduler_seconds=60,
-    )
 
 
 async def open_pebbles(w, options: str) -> None:

@@ -7,25 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import random
-from pathlib import Path
 
 import pytest
 
 from bot import seats
-from bot.config import Settings
 from tests.driver import Driver, random_policy
+from tests.test_bot_async import settings  # noqa: F401  (a fixture: the scheduler looks every minute)
 from tests.test_bot_bots import fixed_search  # noqa: F401  (a fixture)
-
-
-@pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(
-        token="test-token",
-        database_path=tmp_path / "data" / "games.db",
-        ai_workers=0,
-        ai_budget=0.05,
-        scheduler_seconds=60,
-    )
 
 
 def record_pings(env, monkeypatch) -> dict[int, list[int]]:

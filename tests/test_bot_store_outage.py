@@ -16,6 +16,7 @@ from bot.tables import STORE_DOWN
 from tests import pg
 from tests.test_bot_async import advance
 from tests.test_bot_play import start_game
+from tests.test_interaction_answers import answers
 
 pytestmark = pytest.mark.simcord(settle_timeout=20)
 
@@ -42,10 +43,6 @@ def settings(tmp_path: Path, own_server: pg.Server) -> Settings:
         scheduler_seconds=60,
         db_timeout=1.0,
     )
-
-
-def answers(result) -> list[str]:
-    return [m.content for m in [result.response, *result.followups] if m is not None and m.ephemeral]
 
 
 async def test_a_stopped_store_gets_clear_answers_and_the_loop_goes_on_after_it(world, own_server):

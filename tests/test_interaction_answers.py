@@ -4,32 +4,21 @@ that could not be posted is posted again later, also after a restart."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from simcord import assert_error
 
 import render
-from bot.config import Settings
 from bot.store import StoreError
 from bot.tables import STORE_DOWN
 from cogs.replies import APPLIED_THEN_WRONG, SOMETHING_WRONG
-from tests.test_bot_async import advance
+from tests.test_bot_async import (
+    advance,
+    settings,  # noqa: F401  (a fixture: the scheduler looks every minute)
+)
 from tests.test_bot_faults import crafted_click
 from tests.test_bot_play import start_game
 
 pytestmark = pytest.mark.simcord(settle_timeout=20)  # bots think in real time, on a busy machine too
-
-
-@pytest.fixture
-def settings(tmp_path: Path) -> Settings:
-    return Settings(
-        token="test-token",
-        database_path=tmp_path / "data" / "games.db",
-        ai_workers=0,
-        ai_budget=0.05,
-        scheduler_seconds=60,
-    )
 
 
 def answers(result) -> list[str]:
