@@ -10,9 +10,9 @@ from tests.driver import Driver, open_table, random_policy
 async def test_a_whole_three_player_game_through_components_ends_in_a_win(world, simcord_bot, seeds):
     w = world
     players = [w.alice, w.bob, w.carol]
-    seeds.value = 5
+    seeds.value = 4  # a game of about 350 actions (seed 5: 656)
     await open_table(w.channel, "Argoat", players, options="difficulty=journeyman")
-    policy = random_policy(random.Random(5), avoid=("cancel", "undo", "withdraw", "decline", "trade"))
+    policy = random_policy(random.Random(4), avoid=("cancel", "undo", "withdraw", "decline", "trade"))
     driver = Driver(w.env, simcord_bot, w.channel, {str(p.id): p for p in players}, policy)
     actions = await driver.play_to_end(max_actions=4000)
     assert actions > 50

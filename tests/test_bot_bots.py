@@ -19,6 +19,8 @@ from bot.config import Settings
 from tests.driver import Driver, random_policy
 from tests.test_bot_argoat_kit import choose, inject, labels, live, public_messages, seat_of
 
+pytestmark = pytest.mark.simcord(settle_timeout=20)  # bots think in real time, on a busy machine too
+
 HOUR = 3600
 SCHEDULER_SECONDS = 60
 SEARCH_ITERATIONS = 60
