@@ -5,6 +5,8 @@ table another process changed. What is saved is checked too."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.engine.registry import GameRegistry
@@ -64,3 +66,22 @@ async def test_a_table_changed_by_another_process_costs_one_statement_more(count
     assert len(statements) <= 4, show(statements)
     assert outcome.table.game.to_json()["pile"] == 14
     assert [e.action.get("n") for e in (await one.store.log(outcome.table.record.id))[-3:]] == [1, 2, 3]
+
+
+async def test_the_lock_sees_what_the_previous_holder_wrote(counted):
+    # The lock's statement began (and took its snapshot) while the other host held the lock and
+    # had not written yet: it must still answer the table as that host left it.
+    one, two, _ = counted
+    await open_game(one, 7, "Pebbles", options="pile=20")
+    assert (await two.current(7)).game.active == "7a"  # two caches the table
+    async with one.lock(7):
+        waiting = asyncio.ensure_future(two.act(7, "7b", {"type": "take", "n": 1}))
+        await asyncio.sleep(0.3)
+        assert not waiting.done()  # waiting for the database lock
+        table = await one.current(7)
+        await one._apply(table, "7a", {"type": "take", "n": 2})  # the holder writes
+    outcome = await asyncio.wait_for(waiting, 10)  # 7b's turn now: applied to the new state
+    assert (
+        outcome.table.game.to_json()["pile"] == 17
+        and outcome.table.record.version == table.record.version + 2
+    )
