@@ -85,3 +85,57 @@ async def test_the_lock_sees_what_the_previous_holder_wrote(counted):
         outcome.table.game.to_json()["pile"] == 17
         and outcome.table.record.version == table.record.version + 2
     )
+
+
+async def lock_free(url: str, channel: int) -> bool:
+    """True if another process (another store) takes the channel's lock within 5 s."""
+    other = await PostgresStore.open(url)
+    try:
+        async with asyncio.timeout(5), other.table_lock(channel):
+            return True
+    finally:
+        await other.close()
+
+
+async def test_no_lock_is_left_behind_by_an_error_or_a_cancelled_task(pg_url):
+    store = await PostgresStore.open(pg_url, pool_size=1)  # every call reuses the one connection
+    try:
+        with pytest.raises(ValueError, match="inside"):
+            async with store.table_lock(8):
+                raise ValueError("inside")
+        assert await lock_free(pg_url, 8)
+
+        inside = asyncio.Event()
+
+        async def hold() -> None:
+            async with store.table_lock(9):
+                inside.set()
+                await asyncio.sleep(60)
+
+        holding = asyncio.ensure_future(hold())
+        await inside.wait()
+        holding.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await holding
+        assert await lock_free(pg_url, 9)
+
+        # Cancelled while waiting for a lock another process holds: it does not get it later.
+        other = await PostgresStore.open(pg_url)
+        try:
+            async with other.table_lock(10):
+                waiting = asyncio.ensure_future(hold_briefly(store, 10))
+                await asyncio.sleep(0.3)
+                waiting.cancel()
+                with pytest.raises(asyncio.CancelledError):
+                    await waiting
+            assert await lock_free(pg_url, 10)
+        finally:
+            await other.close()
+        assert await store.sql("SELECT 1") == [(1,)]  # the store goes on working
+    finally:
+        await store.close()
+
+
+async def hold_briefly(store: PostgresStore, channel: int) -> None:
+    async with store.table_lock(channel):
+        await asyncio.sleep(0.1)
