@@ -97,13 +97,15 @@ async def lock_free(url: str, channel: int) -> bool:
         await other.close()
 
 
-async def test_no_lock_is_left_behind_by_an_error_or_a_cancelled_task(pg_url):
+async def test_no_lock_is_left_behind_by_an_error_or_a_cancelled_task_and_errors_keep_the_session(pg_url):
     store = await PostgresStore.open(pg_url, pool_size=1)  # every call reuses the one connection
     try:
+        session = await store.sql("SELECT pg_backend_pid()")
         with pytest.raises(ValueError, match="inside"):
             async with store.table_lock(8):
-                raise ValueError("inside")
+                raise ValueError("inside")  # a refused action: the lock goes, the session stays
         assert await lock_free(pg_url, 8)
+        assert await store.sql("SELECT pg_backend_pid()") == session
 
         inside = asyncio.Event()
 

@@ -442,7 +442,6 @@ class PostgresStore(TableReads, TableWrites):
             conn = await self._pool.acquire(timeout=_client_timeout(self.timeout))
         except FAILURES as exc:
             raise self._failure(exc, doing) from exc
-        token = None
         unlocked = False
         try:
             try:
@@ -450,19 +449,20 @@ class PostgresStore(TableReads, TableWrites):
             except FAILURES as exc:
                 raise self._failure(exc, doing) from exc
             token = _HELD.set((self, conn, asyncio.current_task()))
-            yield (row[0], row[1], row[2]) if row is not None else None
-            _HELD.reset(token)
-            token = None
             try:
-                await conn.execute(_UNLOCK, channel_id)
-                unlocked = True
-            except FAILURES as exc:
-                log.warning(
-                    "could not unlock the table of channel %s: %s", channel_id, _one_line(exc, self.timeout)
-                )
-        finally:
-            if token is not None:
+                yield (row[0], row[1], row[2]) if row is not None else None
+            finally:
                 _HELD.reset(token)
+                try:
+                    await conn.execute(_UNLOCK, channel_id)
+                    unlocked = True
+                except FAILURES as exc:
+                    log.warning(
+                        "could not unlock the table of channel %s: %s",
+                        channel_id,
+                        _one_line(exc, self.timeout),
+                    )
+        finally:
             if not unlocked:
                 # The lock may be held (an error or a cancellation while locking or unlocking):
                 # the server releases it when the session ends.
