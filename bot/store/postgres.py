@@ -4,7 +4,9 @@ It is the shared store of a deployment with several processes: every write is on
 checked against the revision it was read at, one open table per channel is a partial unique index,
 the event log is append-only (a trigger refuses UPDATE, DELETE and TRUNCATE), and
 :meth:`PostgresStore.table_lock` holds a database lock per channel's table across processes while
-an action is applied. JSON columns are kept as text, exactly as SQLite keeps them, so that a
+an action is applied. An action costs three statements: taking the lock (which answers the
+table's stored revision), the save (update, log row and seat view in one statement) and the
+unlock; a returned connection is not reset with a query (the store leaves no session state). JSON columns are kept as text, exactly as SQLite keeps them, so that a
 migrated database has byte-identical rows (see ``bot.migrate``).
 """
 

@@ -1,5 +1,6 @@
 """The reads both store backends answer with the same SQL (``?`` placeholders, which the
-PostgreSQL backend numbers itself): finding tables and reading a table's log summaries."""
+PostgreSQL backend numbers itself): finding tables, reading a table's log summaries and the board
+a seat last saw."""
 
 from __future__ import annotations
 
