@@ -96,13 +96,13 @@ async def prepare(where: str, game: str, channels: list[int], seed: int) -> None
             assert table is not None and table.game is not None
             start = table.game.to_json()
             cls = type(table.game)
-            rng = random.Random(channel)
+            rng = random.Random(table.record.seed)
             probe, length = cls.from_json(start), 0
             while (decision := pick(probe, rng)) is not None:
                 probe.apply(*decision)
                 length += 1
             point = length * n // len(channels)  # evenly spread over the whole game
-            played, rng = cls.from_json(start), random.Random(channel)
+            played, rng = cls.from_json(start), random.Random(table.record.seed)
             for _ in range(point):
                 decision = pick(played, rng)
                 assert decision is not None
@@ -157,7 +157,7 @@ async def play(
             owed -= 1
 
 
-async def _work(where: str, channels: list[int], actions: int, renders: float, seed: int, gates: Any) -> dict:
+async def _work(where: str, channels: list[int], actions: int, renders: float, gates: Any) -> dict:
     import bot.store
     from bot.engine.registry import GameRegistry, discover
     from bot.tables import TableHost
@@ -176,8 +176,10 @@ async def _work(where: str, channels: list[int], actions: int, renders: float, s
     await asyncio.to_thread(ready.wait)
     await asyncio.to_thread(go.wait)
     cpu = time.process_time()
-    rng = random.Random(seed)
-    await asyncio.gather(*(play(host, t, actions, renders, random.Random(rng.random()), out) for t in tables))
+    # Each table's own seeded decisions: every way of a round plays the very same games.
+    await asyncio.gather(
+        *(play(host, t, actions, renders, random.Random(-t.record.seed), out) for t in tables)
+    )
     out["cpu"] = time.process_time() - cpu
     await asyncio.to_thread(finish.wait)
     await asyncio.to_thread(release.wait)  # the server's figures are read before its sessions end
@@ -191,19 +193,16 @@ def worker(
     channels: list[int],
     actions: int,
     renders: float,
-    seed: int,
     gates: Any,
     queue: Any,
 ) -> None:
     if root is not None:  # the baseline's bot/ first; drawing (render/, cogs/) stays this tree's
         sys.path.insert(0, root)
-    queue.put(asyncio.run(_work(where, channels, actions, renders, seed, gates)))
+    queue.put(asyncio.run(_work(where, channels, actions, renders, gates)))
 
 
-def server_cpu(folder: Path | None) -> float:
+def server_cpu(folder: Path) -> float:
     """CPU seconds used so far by the PostgreSQL server's processes (postmaster and children)."""
-    if folder is None:
-        return 0.0
     postmaster = int((folder / "data" / "postmaster.pid").read_text().split()[0])
     tick = os.sysconf("SC_CLK_TCK")
     total = 0
@@ -223,30 +222,28 @@ def run(
     groups: list[list[int]],
     actions: int,
     renders: float,
-    seed: int,
     log: Any,
-    folder: Path | None,
+    folder: Path,
 ) -> dict[str, Any]:
     """One process per group of channels from a common start; the pooled figures."""
     ready, go, finish, release = (CTX.Barrier(len(groups) + 1) for _ in range(4))
     queue = CTX.Queue()
     gates = (ready, go, finish, release)
     procs = [
-        CTX.Process(target=worker, args=(root, where, group, actions, renders, seed + n, gates, queue))
-        for n, group in enumerate(groups)
+        CTX.Process(target=worker, args=(root, where, group, actions, renders, gates, queue))
+        for group in groups
     ]
     for p in procs:
         p.start()
     ready.wait()
-    if log is not None:
-        log.mark()
+    log.mark()
     server = server_cpu(folder)
     go.wait()
     started = time.monotonic()
     finish.wait(timeout=3600)
     elapsed = time.monotonic() - started
     server = server_cpu(folder) - server
-    statements = len(log.since_mark()) if log is not None else None
+    statements = len(log.since_mark())
     release.wait()
     results = [queue.get(timeout=600) for _ in procs]
     for p in procs:
@@ -304,7 +301,7 @@ def main() -> None:
             pg_url = server.database()
             asyncio.run(log_statements(server.admin_url, pg_url))
             log = StatementLog(server.folder / "log")
-            codes = {"this": None}
+            codes: dict[str, str | None] = {"this": None}
             if args.baseline != "none":
                 codes["base"] = baseline_tree(args.baseline, str(Path(folder) / "baseline"))
             deployments = {
@@ -329,7 +326,6 @@ def main() -> None:
                             groups,
                             args.actions,
                             args.renders,
-                            rnd * 100,
                             log,
                             server.folder,
                         )
