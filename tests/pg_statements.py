@@ -21,7 +21,7 @@ async def log_statements(admin_url: str, database_url: str) -> None:
     name = database_url.rsplit("/", 1)[1]
     conn = await asyncpg.connect(admin_url)
     try:
-        await conn.execute(f'ALTER DATABASE "{name}" SET log_statement = \'all\'')
+        await conn.execute(f"ALTER DATABASE \"{name}\" SET log_statement = 'all'")
     finally:
         await conn.close()
 

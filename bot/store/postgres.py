@@ -6,8 +6,9 @@ the event log is append-only (a trigger refuses UPDATE, DELETE and TRUNCATE), an
 :meth:`PostgresStore.table_lock` holds a database lock per channel's table across processes while
 an action is applied. An action costs three statements: taking the lock (which answers the
 table's stored revision), the save (update, log row and seat view in one statement) and the
-unlock; a returned connection is not reset with a query (the store leaves no session state). JSON columns are kept as text, exactly as SQLite keeps them, so that a
-migrated database has byte-identical rows (see ``bot.migrate``).
+unlock; a returned connection is not reset with a query (the store leaves no session state).
+JSON columns are kept as text, exactly as SQLite keeps them, so that a migrated database has
+byte-identical rows (see ``bot.migrate``).
 """
 
 from __future__ import annotations
