@@ -55,6 +55,9 @@ class HostCore:
         self._history: dict[int, tuple[tuple[int, int, int], list[str]]] = {}
         """Recent log lines per channel, for one (table id, version, limit)."""
         self._typed: dict[tuple[int, str], tuple[str, datetime]] = {}
+        self._checked: dict[int, asyncio.Task[Any]] = {}
+        """Channels whose cached table was checked when their database lock was taken, and the
+        task holding that lock (its reads need no other check while it holds it)."""
         self._closing = False
         self._store_closed = False
 
@@ -71,6 +74,26 @@ class HostCore:
         if lock is None:
             lock = self._locks[channel_id] = asyncio.Lock()
         return ChannelLock(self, channel_id, lock)
+
+    def locked(self, channel_id: int, stored: tuple[int, int, int | None] | None) -> None:
+        """The channel's database lock was taken by this task, and its open table is stored as
+        ``(id, rev, message_id)`` (None: it has none): drop the cached table if that moved on."""
+        cached = self._cache.get(channel_id)
+        if cached is not None and stored != (cached.record.id, cached.record.rev, cached.record.message_id):
+            log.info("table #%s changed in another process: reloading it", cached.record.id)
+            self.forget(channel_id)
+        task = asyncio.current_task()
+        if task is not None:
+            self._checked[channel_id] = task
+
+    def unlocked(self, channel_id: int) -> None:
+        """The channel's database lock is being released."""
+        self._checked.pop(channel_id, None)
+
+    def _checked_here(self, channel_id: int) -> bool:
+        """True if this task holds the channel's database lock (its table was checked then)."""
+        task = asyncio.current_task()
+        return task is not None and self._checked.get(channel_id) is task
 
     async def _check_cached(self, channel_id: int) -> None:
         """Drop the cached table if the stored one moved on (another process wrote it)."""
@@ -111,7 +134,7 @@ class HostCore:
     async def load(self, channel_id: int) -> Table | None:
         """The channel's open table (from the cache, else the store), or None. On a shared store a
         cached table that another process changed meanwhile is reloaded, never overwritten."""
-        if self.store.shared and channel_id in self._cache:
+        if self.store.shared and channel_id in self._cache and not self._checked_here(channel_id):
             await self._check_cached(channel_id)
         cached = self._cache.get(channel_id)
         if cached is not None:

@@ -17,7 +17,8 @@ log = logging.getLogger(__name__)
 
 class ChannelLock:
     """A channel's lock: the process's own ``asyncio.Lock``, then, on a shared store, the store's
-    database lock of the channel's table, so that processes apply actions one at a time too."""
+    database lock of the channel's table, so that processes apply actions one at a time too. The
+    database lock comes with the table's stored revision: the host checks its cached copy with it."""
 
     def __init__(self, host: HostCore, channel_id: int, local: asyncio.Lock) -> None:
         self._host = host
@@ -32,7 +33,7 @@ class ChannelLock:
             return True
         try:
             held = self._host.store.table_lock(self._channel_id)
-            await held.__aenter__()
+            stored = await held.__aenter__()
         except StoreError:
             self._local.release()
             raise TableError(STORE_DOWN) from None
@@ -40,6 +41,7 @@ class ChannelLock:
             self._local.release()
             raise
         self._held = held
+        self._host.locked(self._channel_id, stored)
         return True
 
     def release(self) -> None:
@@ -54,6 +56,7 @@ class ChannelLock:
         held, self._held = self._held, None
         try:
             if held is not None:
+                self._host.unlocked(self._channel_id)
                 await held.__aexit__(*exc_info)
         finally:
             self._local.release()

@@ -4,8 +4,11 @@ It is the shared store of a deployment with several processes: every write is on
 checked against the revision it was read at, one open table per channel is a partial unique index,
 the event log is append-only (a trigger refuses UPDATE, DELETE and TRUNCATE), and
 :meth:`PostgresStore.table_lock` holds a database lock per channel's table across processes while
-an action is applied. JSON columns are kept as text, exactly as SQLite keeps them, so that a
-migrated database has byte-identical rows (see ``bot.migrate``).
+an action is applied. An action costs three statements: taking the lock (which answers the
+table's stored revision), the save (update, log row and seat view in one statement) and the
+unlock; a returned connection is not reset with a query (the store leaves no session state).
+JSON columns are kept as text, exactly as SQLite keeps them, so that a migrated database has
+byte-identical rows (see ``bot.migrate``).
 """
 
 from __future__ import annotations
@@ -22,10 +25,11 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from bot.store import forgetting
+from bot.store import forgetting, writes
 from bot.store.reads import TableReads
 from bot.store.records import DEFAULT_TIMEOUT, LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
 from bot.store.urls import redact
+from bot.store.writes import TableWrites
 
 log = logging.getLogger(__name__)
 
@@ -265,7 +269,7 @@ def _open_error(url: str, exc: BaseException) -> StoreError:
 async def _migrate(conn: asyncpg.Connection) -> None:
     """Apply the missing migrations (one transaction each) and prove the database is writable."""
     # Migrating (or waiting for another process to) may take longer than a statement may.
-    await conn.execute("SET statement_timeout = 0")  # the pool's reset restores it
+    await conn.execute("SET statement_timeout = 0")  # reset below
     await conn.execute("SELECT pg_advisory_lock($1, $2)", *MIGRATION_LOCK, timeout=MIGRATION_TIMEOUT)
     try:
         async with conn.transaction():
@@ -288,15 +292,45 @@ async def _migrate(conn: asyncpg.Connection) -> None:
             await conn.execute("UPDATE schema_version SET version = $1", len(MIGRATIONS))
     finally:
         await conn.execute("SELECT pg_advisory_unlock($1, $2)", *MIGRATION_LOCK)
+        await conn.execute("RESET statement_timeout")
 
 
-def _keep_seat_view_args(
-    row: asyncpg.Record | None, table_id: int, seat: str, turn: int | None, view: Any
-) -> tuple[Any, ...]:
-    prior_turn, prior = (None, None)
-    if row is not None:
-        prior_turn, prior = (row[0], row[1]) if row[0] != turn else (row[2], row[3])
-    return (table_id, seat, turn, json.dumps(view), prior_turn, prior)
+def _save_statement(seat_view: bool) -> str:
+    """A save as one statement: the conditional update, then (only if it updated the row) the log
+    row and the seat's board; its answer is how many rows it updated (1, or 0 if the row moved on)."""
+    keep = ""
+    if seat_view:
+        row = "SELECT id, ?::text, ?::integer, ?::text, NULL::integer, NULL::text FROM saved"
+        keep = f", viewed AS ({writes.KEEP_SEAT_VIEW.format(values=row)})"
+    return _dollars(
+        f"WITH saved AS ({writes.SAVE} RETURNING id), logged AS ({writes.LOG} SELECT ?::bigint, ?::integer, "
+        f"?::bigint, ?::text, ?::text, ?::text, ?::timestamptz, ?::integer FROM saved){keep} "
+        "SELECT count(*) FROM saved"
+    )
+
+
+_SAVE = _save_statement(seat_view=False)
+_SAVE_WITH_SEAT_VIEW = _save_statement(seat_view=True)
+
+_LOCK = (
+    "WITH held AS MATERIALIZED (SELECT 1 AS ok FROM pg_advisory_lock($1)) "
+    "SELECT t.id, t.rev, t.message_id FROM held CROSS JOIN LATERAL ("
+    "SELECT id, rev, message_id FROM tables WHERE channel_id = $1 AND held.ok = 1 "
+    "AND status IN ('lobby', 'playing') FOR SHARE) AS t"
+)
+"""Take the channel's lock, then read its open table's revision: one statement. The lateral
+subquery depends on the lock's row, so it runs once the lock is held; its snapshot is older
+(taken when the statement began to wait), but FOR SHARE reads the newest committed version of the
+row, the one the previous holder wrote (a newer table of the channel, inserted meanwhile, is not
+seen: the host then reloads the channel's table, as for any change)."""
+
+_UNLOCK = "SELECT pg_advisory_unlock($1)"
+
+
+async def _keep_session(conn: asyncpg.Connection) -> None:
+    """The pool's reset of a returned connection: nothing to send. The store leaves no session
+    state behind (a table lock is released by :meth:`PostgresStore.table_lock` itself, or its
+    connection closed), and asyncpg rolls back an unfinished transaction before this is called."""
 
 
 def _on_shards(
@@ -313,7 +347,7 @@ def _on_shards(
     )
 
 
-class PostgresStore(TableReads):
+class PostgresStore(TableReads, TableWrites):
     """The bot's PostgreSQL database: open with :meth:`open`, close with :meth:`close`."""
 
     shared = True
@@ -351,6 +385,7 @@ class PostgresStore(TableReads):
                 timeout=_client_timeout(timeout),
                 command_timeout=_client_timeout(timeout),
                 server_settings=settings,
+                reset=_keep_session,
             )
         except asyncpg.ClientConfigurationError as exc:
             raise _open_error(url, exc) from None
@@ -394,10 +429,12 @@ class PostgresStore(TableReads):
             yield conn
 
     @contextlib.asynccontextmanager
-    async def table_lock(self, channel_id: int) -> AsyncIterator[None]:
+    async def table_lock(self, channel_id: int) -> AsyncIterator[tuple[int, int, int | None] | None]:
         """Hold the database lock of the channel's table (a session advisory lock keyed by the
         channel id: one open table per channel, so it also covers opening one) until the block
-        ends. Other processes wait for it; the holding task's queries run on its connection."""
+        ends. Other processes wait for it; the holding task's queries run on its connection.
+        Yields ``(id, rev, message_id)`` of the channel's open table as stored once the lock was
+        taken (None if it has none): how the host tells whether its cached copy is still current."""
         if self._closed:
             raise StoreError("the database is closed")
         held = _HELD.get()
@@ -408,19 +445,31 @@ class PostgresStore(TableReads):
             conn = await self._pool.acquire(timeout=_client_timeout(self.timeout))
         except FAILURES as exc:
             raise self._failure(exc, doing) from exc
-        token = None
+        unlocked = False
         try:
-            # Released by the pool's reset (pg_advisory_unlock_all) when the connection goes
-            # back, even if this task is cancelled; a dropped connection releases it too.
             try:
-                await conn.execute("SELECT pg_advisory_lock($1)", channel_id)
+                row = await conn.fetchrow(_LOCK, channel_id)
             except FAILURES as exc:
                 raise self._failure(exc, doing) from exc
             token = _HELD.set((self, conn, asyncio.current_task()))
-            yield
-        finally:
-            if token is not None:
+            try:
+                yield (row[0], row[1], row[2]) if row is not None else None
+            finally:
                 _HELD.reset(token)
+                try:
+                    await conn.execute(_UNLOCK, channel_id)
+                    unlocked = True
+                except FAILURES as exc:
+                    log.warning(
+                        "could not unlock the table of channel %s: %s",
+                        channel_id,
+                        _one_line(exc, self.timeout),
+                    )
+        finally:
+            if not unlocked:
+                # The lock may be held (an error or a cancellation while locking or unlocking):
+                # the server releases it when the session ends.
+                conn.terminate()
             try:
                 await self._pool.release(conn)
             except FAILURES as exc:  # the pool has dropped the connection, and the server its lock
@@ -454,6 +503,17 @@ class PostgresStore(TableReads):
                 return await body(conn)
 
         return await self._run(transaction, f"could not save {what}", logging.ERROR)
+
+    async def _change(self, query: str, params: tuple[Any, ...], what: str) -> int:
+        sql = _dollars(query)  # one statement: a transaction of its own
+        status = await self._run(
+            lambda conn: conn.execute(sql, *params), f"could not save {what}", logging.ERROR
+        )
+        return int(status.rsplit(" ", 1)[1])
+
+    @staticmethod
+    def _time(value: datetime | None) -> datetime | None:
+        return value
 
     async def sql(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Run one SQL statement outside the store's API and return its rows (tests, tools).
@@ -534,94 +594,22 @@ class PostgresStore(TableReads):
         ``(seat, turn, public view)`` after a seat's decision (see :meth:`previous_view`). The
         message id is not written here (see :meth:`set_message`).
         """
-        new_version = record.version + 1
-        params = (
-            record.status,
-            record.host_id,
-            json.dumps(list(record.seats)),
-            json.dumps(record.options),
-            json.dumps(record.state) if record.state is not None else None,
-            new_version,
-            record.deadline,
-            now,
-            json.dumps(record.meta),
-            json.dumps(list(record.awaiting)),
-            record.rev + 1,
-            record.id,
-            record.rev,
+        params = writes.save_params(record, self._time, now)
+        params += writes.log_params(
+            record, self._time, actor=actor, action=action, summary=summary, now=now, turn=turn
         )
-        entry = (record.id, new_version, record.channel_id, actor, json.dumps(action), summary, now, turn)
-
-        async def body(conn: asyncpg.Connection) -> None:
-            status = await conn.execute(
-                "UPDATE tables SET status = $1, host_id = $2, seats = $3, options = $4, state = $5, "
-                "version = $6, deadline = $7, updated_at = $8, meta = $9, awaiting = $10, rev = $11 "
-                "WHERE id = $12 AND rev = $13",
-                *params,
-            )
-            if status != "UPDATE 1":
-                raise StoreConflict(f"Table #{record.id} changed since it was read.")
-            await conn.execute(
-                "INSERT INTO events (table_id, seq, channel_id, actor, action, summary, at, turn) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-                *entry,
-            )
-            if seat_view is not None:
-                seat, seat_turn, view = seat_view
-                row = await conn.fetchrow(
-                    "SELECT latest_turn, latest, prior_turn, prior FROM seat_views "
-                    "WHERE table_id = $1 AND seat = $2",
-                    record.id,
-                    seat,
-                )
-                await conn.execute(
-                    "INSERT INTO seat_views (table_id, seat, latest_turn, latest, prior_turn, prior) "
-                    "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (table_id, seat) DO UPDATE SET "
-                    "latest_turn = EXCLUDED.latest_turn, latest = EXCLUDED.latest, "
-                    "prior_turn = EXCLUDED.prior_turn, prior = EXCLUDED.prior",
-                    *_keep_seat_view_args(row, record.id, seat, seat_turn, view),
-                )
-
-        await self._write(body, f"table #{record.id}")
-        return record.evolve(version=new_version, rev=record.rev + 1, updated_at=now)
-
-    async def previous_view(self, table_id: int, seat: str, turn: int | None) -> dict[str, Any] | None:
-        """The public view right after ``seat``'s last decision in a turn before ``turn`` (the
-        board the seat last saw as its own), or None if it has none."""
-        rows = await self.sql(
-            "SELECT latest_turn, latest, prior_turn, prior FROM seat_views WHERE table_id = ? AND seat = ?",
-            (table_id, seat),
+        query = _SAVE
+        if seat_view is not None:
+            seat, seat_turn, view = seat_view
+            params += (seat, seat_turn, json.dumps(view))
+            query = _SAVE_WITH_SEAT_VIEW
+        # One statement, so one transaction of its own: no BEGIN and COMMIT round trips.
+        saved = await self._run(
+            lambda conn: conn.fetchval(query, *params), f"could not save table #{record.id}", logging.ERROR
         )
-        if not rows:
-            return None
-        latest_turn, latest, _, prior = rows[0]
-        if turn is None or latest_turn is None or latest_turn < turn:
-            return json.loads(latest)
-        return json.loads(prior) if prior is not None else None
-
-    async def save_meta(self, record: TableRecord) -> TableRecord:
-        """Store the host's bookkeeping of ``record`` (meta, deadline, awaiting) without a new
-        version of the table: its buttons stay valid. StoreConflict if the row moved on."""
-        params = (
-            json.dumps(record.meta),
-            record.deadline,
-            json.dumps(list(record.awaiting)),
-            record.rev + 1,
-            record.id,
-            record.rev,
-        )
-
-        async def body(conn: asyncpg.Connection) -> None:
-            status = await conn.execute(
-                "UPDATE tables SET meta = $1, deadline = $2, awaiting = $3, rev = $4 "
-                "WHERE id = $5 AND rev = $6",
-                *params,
-            )
-            if status != "UPDATE 1":
-                raise StoreConflict(f"Table #{record.id} changed since it was read.")
-
-        await self._write(body, f"table #{record.id}")
-        return record.evolve(rev=record.rev + 1)
+        if saved != 1:
+            raise writes.conflict(record)
+        return record.evolve(version=record.version + 1, rev=record.rev + 1, updated_at=now)
 
     async def forget_person(self, user_id: str, pseudonym: str) -> int:
         """Delete the person's settings and replace ``user_id`` by ``pseudonym`` in every finished
@@ -641,33 +629,6 @@ class PostgresStore(TableReads):
             return len(ids)
 
         return await self._write(body, "the forgetting of a person")
-
-    async def set_message(self, table_id: int, message_id: int | None, shown: int | None = None) -> None:
-        """Remember which channel message shows the table now (not a game state change), and
-        the version it shows (``shown``, if given)."""
-
-        async def body(conn: asyncpg.Connection) -> None:
-            await conn.execute(
-                "UPDATE tables SET message_id = $1, shown_version = COALESCE($2, shown_version) "
-                "WHERE id = $3",
-                message_id,
-                shown,
-                table_id,
-            )
-
-        await self._write(body, f"the message of table #{table_id}")
-
-    async def set_shown(self, table_id: int, version: int) -> None:
-        """Remember that the table's message now shows ``version`` (never an older one)."""
-
-        async def body(conn: asyncpg.Connection) -> None:
-            await conn.execute(
-                "UPDATE tables SET shown_version = $1 WHERE id = $2 AND shown_version < $1",
-                version,
-                table_id,
-            )
-
-        await self._write(body, f"the message of table #{table_id}")
 
     # -- reading ------------------------------------------------------------------------------
 

@@ -1,5 +1,6 @@
 """The reads both store backends answer with the same SQL (``?`` placeholders, which the
-PostgreSQL backend numbers itself): finding tables and reading a table's log summaries."""
+PostgreSQL backend numbers itself): finding tables, reading a table's log summaries and the board
+a seat last saw."""
 
 from __future__ import annotations
 
@@ -127,3 +128,17 @@ class TableReads(ABC):
         )
         lines = [line for (summary,) in reversed(rows) for line in summary.splitlines() if line]
         return lines[-limit:]
+
+    async def previous_view(self, table_id: int, seat: str, turn: int | None) -> dict[str, Any] | None:
+        """The public view right after ``seat``'s last decision in a turn before ``turn`` (the
+        board the seat last saw as its own), or None if it has none."""
+        rows = await self.sql(
+            "SELECT latest_turn, latest, prior_turn, prior FROM seat_views WHERE table_id = ? AND seat = ?",
+            (table_id, seat),
+        )
+        if not rows:
+            return None
+        latest_turn, latest, _, prior = rows[0]
+        if turn is None or latest_turn is None or latest_turn < turn:
+            return json.loads(latest)
+        return json.loads(prior) if prior is not None else None

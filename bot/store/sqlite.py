@@ -18,9 +18,10 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot.store import forgetting
+from bot.store import forgetting, writes
 from bot.store.reads import TableReads
 from bot.store.records import DEFAULT_TIMEOUT, LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
+from bot.store.writes import TableWrites
 
 log = logging.getLogger(__name__)
 
@@ -243,22 +244,6 @@ def _open_error(path: str, exc: BaseException) -> StoreError:
     return error
 
 
-def _keep_seat_view(conn: sqlite3.Connection, table_id: int, seat: str, turn: int | None, view: Any) -> None:
-    """Keep ``view`` as the seat's latest decision; the latest of an earlier turn becomes prior."""
-    row = conn.execute(
-        "SELECT latest_turn, latest, prior_turn, prior FROM seat_views WHERE table_id = ? AND seat = ?",
-        (table_id, seat),
-    ).fetchone()
-    prior_turn, prior = (None, None)
-    if row is not None:
-        prior_turn, prior = (row[0], row[1]) if row[0] != turn else (row[2], row[3])
-    conn.execute(
-        "INSERT OR REPLACE INTO seat_views (table_id, seat, latest_turn, latest, prior_turn, prior) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
-        (table_id, seat, turn, json.dumps(view), prior_turn, prior),
-    )
-
-
 def _on_shards(
     query: str, params: tuple[Any, ...], shards: tuple[int, tuple[int, ...]] | None
 ) -> tuple[str, tuple[Any, ...]]:
@@ -270,7 +255,7 @@ def _on_shards(
     return query + f" AND COALESCE((guild_id >> 22) % ?, 0) IN ({marks})", (*params, shards[0], *shards[1])
 
 
-class SqliteStore(TableReads):
+class SqliteStore(TableReads, TableWrites):
     """The bot's SQLite database: open with :meth:`open`, close with :meth:`close`."""
 
     shared = False
@@ -350,6 +335,13 @@ class SqliteStore(TableReads):
     async def _write(self, body: Callable[[sqlite3.Connection], T], what: str) -> T:
         """Run ``body`` as one transaction; a database failure becomes a one-line StoreError."""
         return await self._run(lambda conn: _transaction(conn, body), f"could not save {what}", logging.ERROR)
+
+    async def _change(self, query: str, params: tuple[Any, ...], what: str) -> int:
+        return await self._write(lambda conn: conn.execute(query, params).rowcount, what)
+
+    @staticmethod
+    def _time(value: datetime | None) -> str | None:
+        return value.isoformat() if value is not None else None
 
     async def sql(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Run one SQL statement outside the store's API and return its rows (tests, tools)."""
@@ -436,81 +428,24 @@ class SqliteStore(TableReads):
         ``(seat, turn, public view)`` after a seat's decision (see :meth:`previous_view`). The
         message id is not written here (see :meth:`set_message`).
         """
-        stamp = now.isoformat()
-        new_version = record.version + 1
-        params = (
-            record.status,
-            record.host_id,
-            json.dumps(list(record.seats)),
-            json.dumps(record.options),
-            json.dumps(record.state) if record.state is not None else None,
-            new_version,
-            record.deadline.isoformat() if record.deadline else None,
-            stamp,
-            json.dumps(record.meta),
-            json.dumps(list(record.awaiting)),
-            record.rev + 1,
-            record.id,
-            record.rev,
+        params = writes.save_params(record, self._time, now)
+        entry = writes.log_params(
+            record, self._time, actor=actor, action=action, summary=summary, now=now, turn=turn
         )
-        entry = (record.id, new_version, record.channel_id, actor, json.dumps(action), summary, stamp, turn)
 
         def body(conn: sqlite3.Connection) -> None:
-            cur = conn.execute(
-                "UPDATE tables SET status = ?, host_id = ?, seats = ?, options = ?, state = ?, "
-                "version = ?, deadline = ?, updated_at = ?, meta = ?, awaiting = ?, rev = ? "
-                "WHERE id = ? AND rev = ?",
-                params,
-            )
-            if cur.rowcount != 1:
-                raise StoreConflict(f"Table #{record.id} changed since it was read.")
-            conn.execute(
-                "INSERT INTO events (table_id, seq, channel_id, actor, action, summary, at, turn) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                entry,
-            )
+            if conn.execute(writes.SAVE, params).rowcount != 1:
+                raise writes.conflict(record)
+            conn.execute(f"{writes.LOG} VALUES (?, ?, ?, ?, ?, ?, ?, ?)", entry)
             if seat_view is not None:
-                _keep_seat_view(conn, record.id, *seat_view)
+                seat, seat_turn, view = seat_view
+                conn.execute(
+                    writes.KEEP_SEAT_VIEW.format(values="VALUES (?, ?, ?, ?, NULL, NULL)"),
+                    (record.id, seat, seat_turn, json.dumps(view)),
+                )
 
         await self._write(body, f"table #{record.id}")
-        return record.evolve(version=new_version, rev=record.rev + 1, updated_at=now)
-
-    async def previous_view(self, table_id: int, seat: str, turn: int | None) -> dict[str, Any] | None:
-        """The public view right after ``seat``'s last decision in a turn before ``turn`` (the
-        board the seat last saw as its own), or None if it has none."""
-        rows = await self.sql(
-            "SELECT latest_turn, latest, prior_turn, prior FROM seat_views WHERE table_id = ? AND seat = ?",
-            (table_id, seat),
-        )
-        if not rows:
-            return None
-        latest_turn, latest, _, prior = rows[0]
-        if turn is None or latest_turn is None or latest_turn < turn:
-            return json.loads(latest)
-        return json.loads(prior) if prior is not None else None
-
-    async def save_meta(self, record: TableRecord) -> TableRecord:
-        """Store the host's bookkeeping of ``record`` (meta, deadline, awaiting) without a new
-        version of the table: its buttons stay valid. StoreConflict if the row moved on."""
-        params = (
-            json.dumps(record.meta),
-            record.deadline.isoformat() if record.deadline else None,
-            json.dumps(list(record.awaiting)),
-            record.rev + 1,
-            record.id,
-            record.rev,
-        )
-
-        def body(conn: sqlite3.Connection) -> None:
-            cur = conn.execute(
-                "UPDATE tables SET meta = ?, deadline = ?, awaiting = ?, rev = ? WHERE id = ? AND rev = ?",
-                params,
-            )
-            if cur.rowcount != 1:
-                raise StoreConflict(f"Table #{record.id} changed since it was read.")
-
-        await self._write(body, f"table #{record.id}")
-        return record.evolve(rev=record.rev + 1)
+        return record.evolve(version=record.version + 1, rev=record.rev + 1, updated_at=now)
 
     async def forget_person(self, user_id: str, pseudonym: str) -> int:
         """Delete the person's settings and replace ``user_id`` by ``pseudonym`` in every finished
@@ -531,27 +466,6 @@ class SqliteStore(TableReads):
             return len(ids)
 
         return await self._write(body, "the forgetting of a person")
-
-    async def set_message(self, table_id: int, message_id: int | None, shown: int | None = None) -> None:
-        """Remember which channel message shows the table now (not a game state change), and
-        the version it shows (``shown``, if given)."""
-        await self._write(
-            lambda conn: conn.execute(
-                "UPDATE tables SET message_id = ?, shown_version = COALESCE(?, shown_version) WHERE id = ?",
-                (message_id, shown, table_id),
-            ),
-            f"the message of table #{table_id}",
-        )
-
-    async def set_shown(self, table_id: int, version: int) -> None:
-        """Remember that the table's message now shows ``version`` (never an older one)."""
-        await self._write(
-            lambda conn: conn.execute(
-                "UPDATE tables SET shown_version = ? WHERE id = ? AND shown_version < ?",
-                (version, table_id, version),
-            ),
-            f"the message of table #{table_id}",
-        )
 
     # -- reading ------------------------------------------------------------------------------
 
