@@ -403,8 +403,6 @@ def _draw_header(cv: _Canvas, view: dict[str, Any], width: int, marked: bool) ->
         cv.text(f"{winner['colour']} wins!", x + icon.width + 8, 9, 20, sp.GOLD, True)
     elif view.get("finished") or active is None:
         cv.text("Game over", x, 9, 20, sp.GOLD, True)
-    elif view.get("turn_ended"):  # a retired turn message: the map as that turn ended
-        cv.text("turn over", x, 9, 20, sp.MUTED, True)
     else:
         icon = cv.avatar(active["colour"], active["letter"], 30, True, x, 3)
         x += icon.width + 8
