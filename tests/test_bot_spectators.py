@@ -98,7 +98,5 @@ async def test_a_retired_turn_message_keeps_its_number_and_the_board_as_the_turn
     board_at_end = await png_of(retired)
     assert board_at_end != board_at_start  # the board as the turn ended: a tile was built, a move made
     now = await driver.table()
-    fresh = driver.message(now.record.message_id)
-    assert board_at_end == await png_of(fresh)  # one board drawn: the new turn message's
-    assert f"· turn {now.public_view()['turn']}\n" in fresh.content
+    assert f"· turn {now.public_view()['turn']}\n" in driver.message(now.record.message_id).content
     assert now.public_view()["turn"] != first_turn
