@@ -11,6 +11,7 @@ their sprite caches as they start, and exit as soon as the bot that started them
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -29,17 +30,15 @@ cogs, such as rebuilding a replay): two, as Pillow encodes two PNGs at once with
 
 WORKERS = 2
 """Worker processes of a bot that runs its AI in processes: two boards drawn at once."""
-NICE = 5
+NICE = 10
 """How much lower than the bot the workers run (``os.nice``)."""
 
 
 def _start_worker() -> None:
     """Worker start-up: exit with the bot, yield the CPU to it, and warm the sprite caches."""
     _exit_with_parent()
-    try:
+    with contextlib.suppress(OSError):  # if not permitted, the worker runs at the bot's priority
         os.nice(NICE)
-    except OSError:  # not permitted here: the worker simply runs at the bot's priority
-        pass
     render.warm_up()
 
 

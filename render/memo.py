@@ -41,7 +41,7 @@ def memo(maxsize: int = 1024) -> Callable[[F], F]:
             key: Hashable = (args, tuple(sorted(kwargs.items()))) if kwargs else args
             value = table.get(key, _MISSING)  # a hit takes no lock: one atomic look-up
             if value is not _MISSING:
-                try:
+                try:  # noqa: SIM105 (contextlib.suppress costs more on this hot path)
                     table.move_to_end(key)
                 except KeyError:  # evicted by another thread meanwhile: still a valid value
                     pass
