@@ -15,8 +15,8 @@ Run ``python bench/host_load.py [--game Argo] [--rate 75] [--seconds 8] [--round
    the awaited player's last decision marked (``bench/argo_render.py``, ``argoat_render.py``).
    With ``--act`` each board follows a random action applied to one of ``--tables`` background
    tables through the host (the whole work of a click but Discord). Meanwhile one more table
-   (the probe) acts every 50 ms, its ``act`` timed, and a ticker measures the event loop's lag (how late a 2 ms sleep wakes up). Modes, alternated
-   round by round in one run:
+   (the probe) acts every 50 ms, its ``act`` timed, and a ticker measures the event loop's lag
+   (how late a 2 ms sleep wakes up). Modes, alternated round by round in one run:
 
    * ``idle``: no background load (the probe's own baseline);
    * ``thread``: boards drawn on two threads of the bot's process (the bot before issue 25);

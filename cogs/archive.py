@@ -24,10 +24,10 @@ from bot.archive.replay import LogRow, Replay, log_rows, rebuild
 from bot.archive.results import USED, GameResult
 from bot.engine.core import format_text
 from bot.store import FINISHED, PLAYING, StoreError, TableRecord
+from cogs.boards import BOARDS, DRAWING
 from cogs.components import BotItem, table_number
 from cogs.replay_job import Drawer, DrawnReplay, ReplayJob
 from cogs.replies import reply, trim
-from cogs.boards import BOARDS, DRAWING
 
 if TYPE_CHECKING:
     from bot.app import TableBot
