@@ -170,14 +170,30 @@ def _plate(card: _Same, box: Box) -> Image.Image:
     return card.img.crop(box)
 
 
+@memo(256)
+def _blend_lut(colour: sp.RGB, ground: int) -> list[int]:
+    """For each opacity 0-255: the palette entry of ``colour`` at that opacity over the ground
+    (blended as a paste blends it)."""
+    pal = drawing_palette()
+    strip = Image.new("RGB", (256, 1), pal.ground[ground])
+    ink = Image.new("RGBA", (256, 1), colour)
+    ink.putalpha(Image.frombytes("L", (256, 1), bytes(range(256))))
+    strip.paste(ink, (0, 0), ink)
+    return list(pal.indices(strip).tobytes())
+
+
 @memo(8192)
 def _on_ground(sprite: _Same, ground: int) -> tuple[Image.Image, Image.Image]:
     """A sprite with transparency blended over a ground of one palette entry and mapped onto the
     palette, with the mask of its pixels that are not fully transparent."""
+    alpha = sprite.img.getchannel("A")
+    mask = alpha.point(lambda a: 255 if a else 0)
+    colours = sprite.img.convert("RGB").getcolors(1)
+    if colours:  # one colour at many opacities (text): a table from opacity to palette entry
+        return alpha.point(_blend_lut(colours[0][1], ground)), mask
     pal = drawing_palette()
     img = Image.new("RGB", sprite.img.size, pal.ground[ground])
     img.paste(sprite.img, (0, 0), sprite.img)
-    mask = sprite.img.getchannel("A").point(lambda a: 255 if a else 0)
     return pal.indices(img), mask
 
 
