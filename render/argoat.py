@@ -738,18 +738,76 @@ def _draw_panels(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, 
         x += lay.column_w + COLUMN_GAP
 
 
+@dataclass(frozen=True)
+class _Seat:
+    """What a player's panel shows (all of it: the panel is cached by it)."""
+
+    id: str
+    colour: str
+    letter: str
+    active: bool
+    deciding: bool
+    winner: bool
+    markers_left: int
+    emeralds: int
+    delta: int
+    items: int
+    at: str
+    fragments: frozenset[str]
+
+
+@dataclass(frozen=True)
+class _Panel:
+    """A player's panel drawn on its own: palette entries, and what it drew where."""
+
+    image: Image.Image
+    spots: _Spots
+    fonts: frozenset[int]
+    texts: tuple[tuple[str, Box], ...]
+
+
+@memo(256)
+def _player_panel(seat: _Seat, w: int) -> _Panel:
+    """A player's panel on the palette (most panels stay the same from one map to the next)."""
+    cv = _Canvas(w, PLAYER_H)
+    spots = _Spots()
+    _paint_player(cv, seat, 0, 0, w, spots)
+    return _Panel(cv.img, spots, frozenset(cv.fonts), tuple(cv.texts))
+
+
+def _moved(box: Box, x: int, y: int) -> Box:
+    return (box[0] + x, box[1] + y, box[2] + x, box[3] + y)
+
+
 def _draw_player(
     cv: _Canvas, view: dict[str, Any], p: dict[str, Any], x: int, y: int, w: int, spots: _Spots, ch: Changes
 ) -> None:
-    colour = p["colour"]
+    seat = _Seat(
+        p["id"], p["colour"], p["letter"], bool(p.get("active")),
+        (view.get("prompt") or {}).get("player") == p["id"], view.get("winner") == p["id"],
+        int(p["markers_left"]), int(p["emeralds"]), int(ch.emeralds.get(p["id"]) or 0), int(p["items"]),
+        str(p["at"]), frozenset(p.get("fragments", [])),
+    )  # fmt: skip
+    if cv.pal is None:  # drawing in RGB (to learn the palette): no cache
+        _paint_player(cv, seat, x, y, w, spots)
+        return
+    panel = _player_panel(seat, w)
+    cv.img.paste(panel.image, (x, y))
+    cv.fonts |= panel.fonts
+    cv.texts += [(text, _moved(box, x, y)) for text, box in panel.texts]
+    spots.emeralds.update({k: _moved(b, x, y) for k, b in panel.spots.emeralds.items()})
+    spots.items.update({k: _moved(b, x, y) for k, b in panel.spots.items.items()})
+    spots.fragments.update({k: _moved(b, x, y) for k, b in panel.spots.fragments.items()})
+
+
+def _paint_player(cv: _Canvas, p: _Seat, x: int, y: int, w: int, spots: _Spots) -> None:
+    colour = p.colour
     rgb = sp.player_rgb(colour)
-    deciding = (view.get("prompt") or {}).get("player") == p["id"]
-    active = bool(p.get("active"))
-    winner = view.get("winner") == p["id"]
+    deciding, active, winner = p.deciding, p.active, p.winner
     lit = active or deciding or winner
     _box(cv, x, y, w, PLAYER_H - 2, rgb if lit else sp.PANEL_EDGE, 3 if lit else 1)
     cv.draw.rectangle((x + 4, y + 8, x + 7, y + PLAYER_H - 12), fill=rgb)
-    icon = cv.avatar(colour, p["letter"], 30, active, x + 12, y + 5)
+    icon = cv.avatar(colour, p.letter, 30, active, x + 12, y + 5)
     tx = cv.text(colour, x + 14 + icon.width + 6, y + 6, 20, sp.player_text(colour), True)
     tag = "WINS" if winner else "TO PLAY" if active else "DECIDING" if deciding else ""
     if tag:
@@ -759,29 +817,29 @@ def _draw_player(
         )
         cv.paste(t, tx + 12, y + 8)
         cv.fonts.add(F)
-    cv.paste(sp.marker_row(colour, int(p["markers_left"]), 14, 17), x + w - 10 - 4 * 17, y + 12)
+    cv.paste(sp.marker_row(colour, p.markers_left, 14, 17), x + w - 10 - 4 * 17, y + 12)
     # Emeralds, Items (a count only), where the Avatar is
     ry = y + 40
     cv.paste(sp.emerald_icon(22), x + 12, ry)
-    nx = cv.text(str(p["emeralds"]), x + 38, ry - 1, F, sp.TEXT, True)
-    spots.emeralds[p["id"]] = (x + 10, ry - 2, nx + 3, ry + 23)
-    delta = ch.emeralds.get(p["id"])
+    nx = cv.text(str(p.emeralds), x + 38, ry - 1, F, sp.TEXT, True)
+    spots.emeralds[p.id] = (x + 10, ry - 2, nx + 3, ry + 23)
+    delta = p.delta
     if delta:
         nx = cv.text(f"{delta:+d}", nx + 9, ry - 1, F, sp.HILITE, True)
     ix = max(nx + 12, x + 76)
     back = cv.card_back(22, sp.ITEM_BACK, "", ix, ry)
-    n_items = int(p["items"])
+    n_items = p.items
     ex = cv.text(f"{n_items} Item{'' if n_items == 1 else 's'}", ix + back.width + 4, ry - 1, F, sp.TEXT)
-    spots.items[p["id"]] = (ix - 2, ry - 2, ex + 3, ry + 23)
-    at = f"at {p['at']}"
+    spots.items[p.id] = (ix - 2, ry - 2, ex + 3, ry + 23)
+    at = f"at {p.at}"
     cv.text(at, x + w - 10 - sp.text_width(at, F), ry - 1, F, sp.MUTED)
     # the eight Fragments, lit when held
     fy = y + 68
-    held = set(p.get("fragments", []))
+    held = p.fragments
     cv.paste(sp.fragment_row(tuple(key in held for key in sp.FRAGMENT_KEYS), 25, 29), x + 12, fy)
     for i, key in enumerate(sp.FRAGMENT_KEYS):
         fx = x + 12 + i * 29
-        spots.fragments[(p["id"], key)] = (fx, fy, fx + 25, fy + 25)
+        spots.fragments[(p.id, key)] = (fx, fy, fx + 25, fy + 25)
     cv.text(f"{len(held)}/8", x + 12 + 8 * 29 + 4, fy + 1, F, sp.GOLD if len(held) == 8 else sp.MUTED)
 
 
