@@ -6,11 +6,15 @@ Run ``python bench/argo_render.py [out.png] [runs] [seed]`` from the repository 
    times after one warm render.
 2. A whole seeded random game: the board after every action, each with the changes since the
    awaited player's last decision marked, as the bot posts them.
-3. A cold start: the first board drawn with empty caches, and ``render.warm_up()``.
+3. A cold start, each figure from a fresh process (``bench/render_cold.py``): the first board
+   drawn with nothing built, and ``render.warm_up()``.
 
 The baseline is the naive save of the same picture: ``img.convert("RGB").save(buf, "PNG")``
-(Pillow's defaults). Project and baseline are timed in alternation, board by board, in CPU time
-(``time.process_time``); medians are printed. Writes the late board to ``out.png`` when given.
+(Pillow's defaults). The floor is what no renderer of this picture can avoid: one palette PNG
+encode of the finished picture (``compress_level`` as the renderer's); "x floor" is the
+render's CPU time over it. Project, baseline and floor are timed in alternation, board by
+board, in CPU time (``time.process_time``); medians are printed. Writes the late board to
+``out.png`` when given.
 """
 
 from __future__ import annotations
@@ -27,10 +31,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import render
+from bench.render_cold import cold_start
 from bot.engine.argo import GAME
 from bot.engine.core import SYSTEM, TIMEOUT
-from render import memo
-from render.argo import draw_board, layout, render_board
+from render.argo import COMPRESS_LEVEL, draw_board, layout, render_board
 
 View = dict[str, Any]
 
@@ -89,12 +93,27 @@ def cpu_ms(fn: Callable[[], bytes]) -> tuple[float, bytes]:
     return (time.process_time() - started) * 1000, out
 
 
+def floor(view: View, previous: View | None = None) -> Callable[[], bytes]:
+    """The floor's work for a board: encoding the finished palette picture (drawn beforehand)."""
+    img = draw_board(view, previous)
+
+    def encode() -> bytes:
+        buf = io.BytesIO()
+        img.save(buf, "PNG", compress_level=COMPRESS_LEVEL)
+        return buf.getvalue()
+
+    return encode
+
+
 def alternate(jobs: list[tuple[View, View | None]]) -> tuple[list[float], list[float], list[int], list[int]]:
-    """Project and naive renders of each board, one after the other."""
+    """Project and naive renders of each board, one after the other (and the floor's encode,
+    kept in ``FLOOR``)."""
     times, naive_times, sizes, naive_sizes = [], [], [], []
+    FLOOR.clear()
     for view, previous in jobs:
         ms, png = cpu_ms(lambda v=view, p=previous: render_board(v, p))
         nms, npng = cpu_ms(lambda v=view, p=previous: naive(v, p))
+        FLOOR.append(cpu_ms(floor(view, previous))[0])
         times.append(ms)
         naive_times.append(nms)
         sizes.append(len(png))
@@ -102,11 +121,20 @@ def alternate(jobs: list[tuple[View, View | None]]) -> tuple[list[float], list[f
     return times, naive_times, sizes, naive_sizes
 
 
+FLOOR: list[float] = []
+"""CPU ms of the floor of each board of the last :func:`alternate`."""
+
+
 def report(label: str, times: list[float], sizes: list[int]) -> None:
     print(
         f"  {label:<28} median {statistics.median(times):6.1f} ms CPU   "
-        f"median {statistics.median(sizes) / 1024:6.1f} KB   max {max(sizes) / 1024:6.1f} KB"
+        f"median {statistics.median(sizes) / 1024:6.1f} KB   max {max(sizes) / 1024:6.1f} KB   "
+        f"{sum(times) / sum(FLOOR):4.2f}x floor"
     )
+
+
+def report_floor() -> None:
+    print(f"  {'floor (palette PNG encode)':<28} median {statistics.median(FLOOR):6.1f} ms CPU")
 
 
 def main() -> None:
@@ -117,15 +145,8 @@ def main() -> None:
     views = game_views(seed)
     view = late_view(views)
 
-    memo.clear_all()
-    cold_ms, _ = cpu_ms(lambda: render_board(views[0]))
-    memo.clear_all()
-    warm_s = render.warm_up()
-    first_ms, _ = cpu_ms(lambda: render_board(views[0]))
-    print(
-        f"cold start: first board {cold_ms:.0f} ms CPU with empty caches; "
-        f"render.warm_up() {warm_s * 1000:.0f} ms, then the first board {first_ms:.0f} ms"
-    )
+    print(cold_start("argo"))
+    render.warm_up()
 
     render_board(view)
     img = draw_board(view)
@@ -136,6 +157,7 @@ def main() -> None:
     )
     report("render_board (palette PNG)", times, sizes)
     report("naive (RGB, default save)", naive_times, naive_sizes)
+    report_floor()
 
     jobs = with_previous(views)
     times, naive_times, sizes, naive_sizes = alternate(jobs)
@@ -146,6 +168,7 @@ def main() -> None:
     )
     report("render_board (palette PNG)", times, sizes)
     report("naive (RGB, default save)", naive_times, naive_sizes)
+    report_floor()
     print(
         f"  total CPU: project {sum(times) / 1000:.2f} s, naive {sum(naive_times) / 1000:.2f} s "
         f"(ratio {sum(naive_times) / sum(times):.1f}x)"

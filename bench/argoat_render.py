@@ -6,11 +6,17 @@ Run ``python bench/argoat_render.py [--runs N] [--seed S] [OUT.png]`` from the r
    (placing any that are left through the engine's own legal placements), rendered N times.
 2. The whole game: the map after every action, each with the changes since the awaited
    player's last decision marked, as the bot posts them.
-3. A cold start: the first map drawn with empty caches, and ``render.warm_up()``.
+3. A cold start, each figure from a fresh process (``bench/render_cold.py``): the first map
+   drawn with nothing built (palette included), and ``render.warm_up()``.
 
-The baseline is the naive save of the same picture: ``img.convert("RGB").save(buf, "PNG")``
-(Pillow's defaults). Project and baseline are timed in alternation, map by map, in CPU time
-(``time.process_time``); medians are printed.
+Timed in alternation, map by map, in CPU time (``time.process_time``), medians printed:
+
+* ``render_board``: the project, composed straight on the fixed palette;
+* ``RGB, then palette``: the way before issue 25, the same map drawn in RGB and mapped onto the
+  palette before the same encode (``draw_board(..., rgb=True)``);
+* ``naive``: the RGB picture saved with Pillow's defaults (``img.convert("RGB").save(buf, "PNG")``);
+* the floor: one palette PNG encode of the finished picture, what no renderer of it can avoid
+  ("x floor" is a way's CPU time over it).
 """
 
 from __future__ import annotations
@@ -28,8 +34,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import render
+from bench.render_cold import cold_start
 from bot.engine.argoat import GAME
-from render import argoat, memo
+from render import argoat
+from render.argoat_palette import drawing_palette
 
 PLAYERS = ["1", "2", "3", "4", "5"]
 SKIP = frozenset({"undo", "cancel", "withdraw", "decline"})
@@ -87,8 +95,20 @@ def with_previous(views: list[View]) -> list[tuple[View, View | None]]:
 def naive(view: View, previous: View | None = None) -> bytes:
     """The same picture saved the naive way: RGB, Pillow's default PNG settings."""
     buf = io.BytesIO()
-    argoat.draw_board(view, previous).convert("RGB").save(buf, "PNG")
+    argoat.draw_board(view, previous, rgb=True).save(buf, "PNG")
     return buf.getvalue()
+
+
+def rgb_then_palette(view: View, previous: View | None = None) -> bytes:
+    """The renderer before issue 25: the map drawn in RGB, mapped onto the palette, encoded."""
+    img = drawing_palette().quantize(argoat.draw_board(view, previous, rgb=True))
+    return argoat.encode(img)
+
+
+def floor(view: View, previous: View | None = None) -> Callable[[], bytes]:
+    """The floor's work for a map: encoding the finished palette picture (drawn beforehand)."""
+    img = argoat.draw_board(view, previous)
+    return lambda: argoat.encode(img)
 
 
 def cpu_ms(fn: Callable[[], bytes]) -> tuple[float, bytes]:
@@ -97,24 +117,41 @@ def cpu_ms(fn: Callable[[], bytes]) -> tuple[float, bytes]:
     return (time.process_time() - started) * 1000, out
 
 
-def alternate(jobs: list[tuple[View, View | None]]) -> tuple[list[float], list[float], list[int], list[int]]:
-    """Project and naive renders of each map, one after the other."""
-    times, naive_times, sizes, naive_sizes = [], [], [], []
-    for view, previous in jobs:
-        ms, png = cpu_ms(lambda v=view, p=previous: argoat.render_board(v, p))
-        nms, npng = cpu_ms(lambda v=view, p=previous: naive(v, p))
-        times.append(ms)
-        naive_times.append(nms)
-        sizes.append(len(png))
-        naive_sizes.append(len(npng))
-    return times, naive_times, sizes, naive_sizes
+WAYS: dict[str, Callable[[View, View | None], bytes]] = {
+    "render_board (palette PNG)": argoat.render_board,
+    "RGB, then palette (before)": rgb_then_palette,
+    "naive (RGB, default save)": naive,
+}
 
 
-def report(label: str, times: list[float], sizes: list[int]) -> None:
-    print(
-        f"  {label:<28} median {statistics.median(times):6.1f} ms CPU   "
-        f"median {statistics.median(sizes) / 1024:6.1f} KB   max {max(sizes) / 1024:6.1f} KB"
-    )
+def alternate(
+    jobs: list[tuple[View, View | None]],
+) -> tuple[dict[str, list[float]], dict[str, list[int]], list[float]]:
+    """Every way's render of each map, one after the other (the first way changing from map
+    to map), and the floor of each map."""
+    times: dict[str, list[float]] = {name: [] for name in WAYS}
+    sizes: dict[str, list[int]] = {name: [] for name in WAYS}
+    floors = []
+    names = list(WAYS)
+    for i, (view, previous) in enumerate(jobs):  # who goes first (and builds shared sprites) rotates
+        for name in names[i % len(names) :] + names[: i % len(names)]:
+            way = WAYS[name]
+            ms, png = cpu_ms(lambda v=view, p=previous, w=way: w(v, p))
+            times[name].append(ms)
+            sizes[name].append(len(png))
+        floors.append(cpu_ms(floor(view, previous))[0])
+    return times, sizes, floors
+
+
+def report(times: dict[str, list[float]], sizes: dict[str, list[int]], floors: list[float]) -> None:
+    for name in WAYS:
+        print(
+            f"  {name:<28} median {statistics.median(times[name]):6.1f} ms CPU   "
+            f"median {statistics.median(sizes[name]) / 1024:6.1f} KB   "
+            f"max {max(sizes[name]) / 1024:6.1f} KB   "
+            f"{sum(times[name]) / sum(floors):4.2f}x floor"
+        )
+    print(f"  {'floor (palette PNG encode)':<28} median {statistics.median(floors):6.1f} ms CPU")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -127,15 +164,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     views, view = game_views(args.seed)
 
-    memo.clear_all()
-    cold_ms, _ = cpu_ms(lambda: argoat.render_board(views[0]))
-    memo.clear_all()
-    warm_s = render.warm_up()
-    first_ms, _ = cpu_ms(lambda: argoat.render_board(views[0]))
-    print(
-        f"cold start: first map {cold_ms:.0f} ms CPU with empty caches (palette included); "
-        f"render.warm_up() {warm_s * 1000:.0f} ms, then the first map {first_ms:.0f} ms"
-    )
+    print(cold_start("argoat"))
+    render.warm_up()
 
     argoat.render_board(view)  # the late map's cards, as a live bot has them
     img = argoat.draw_board(view)
@@ -146,22 +176,20 @@ def main(argv: list[str] | None = None) -> None:
         f"{b['max_x'] - b['min_x'] + 1}x{b['max_y'] - b['min_y'] + 1} cells, "
         f"{img.width}x{img.height} px, turn {view['turn']}, {args.runs} runs"
     )
-    times, naive_times, sizes, naive_sizes = alternate([(view, None)] * args.runs)
-    report("render_board (palette PNG)", times, sizes)
-    report("naive (RGB, default save)", naive_times, naive_sizes)
+    report(*alternate([(view, None)] * args.runs))
 
     jobs = with_previous(views)[:: args.every]
-    times, naive_times, sizes, naive_sizes = alternate(jobs)
+    times, sizes, floors = alternate(jobs)
     shapes = sorted({(lay.width, lay.height) for lay in (argoat.layout(v) for v, _ in jobs)})
     print(
         f"whole game: seed {args.seed}, {len(jobs)} maps (every {args.every}. action, changes marked), "
         f"sizes seen {', '.join(f'{w}x{h}' for w, h in shapes)}"
     )
-    report("render_board (palette PNG)", times, sizes)
-    report("naive (RGB, default save)", naive_times, naive_sizes)
+    report(times, sizes, floors)
+    project, before, plain = (sum(times[name]) / 1000 for name in WAYS)
     print(
-        f"  total CPU: project {sum(times) / 1000:.2f} s, naive {sum(naive_times) / 1000:.2f} s "
-        f"(ratio {sum(naive_times) / sum(times):.1f}x)"
+        f"  total CPU: project {project:.2f} s, RGB then palette {before:.2f} s "
+        f"(ratio {before / project:.2f}x), naive {plain:.2f} s (ratio {plain / project:.1f}x)"
     )
     if args.out:
         Path(args.out).write_bytes(argoat.render_board(view))

@@ -1,120 +1,65 @@
-"""Benchmark: many tables acted on at once through the table host, each action followed by a board.
+"""Benchmark: what drawing boards does to other tables, at a fixed load below saturation, and the
+memory of tables in play.
 
-Run ``python bench/host_load.py [--game argo|argoat] [--tables 1,10,100,1000] [--actions 6]``.
+Run ``python bench/host_load.py [--game Argo] [--rate 75] [--seconds 8] [--rounds 2]
+[--tables 100] [--memory 100] [--moves 30]``.
 
-For each table count, N tables (2 players each) play random legal actions concurrently through
-``TableHost.act`` on a real SQLite file, and after every action the board is drawn as the bot does.
-Two ways of drawing are timed side by side in the same run, in alternation:
+1. **Memory of tables in play.** ``--memory`` tables (2 players) are opened and started, then each
+   plays ``--moves`` random legal actions through ``TableHost.act`` on a real SQLite file; the
+   Python memory the host holds (tracemalloc, after a garbage collection) is divided by the
+   number of tables. The figure right after the start is printed beside it (what this bench
+   printed before issue 25).
+2. **Latency at a fixed offered load.** ``--rate`` boards a second are drawn (evenly spaced,
+   whatever happens to earlier ones: an open-loop load), as the bot draws them
+   (``cogs.boards.BoardPool.png``): the boards of a seeded random game with the changes since
+   the awaited player's last decision marked (``bench/argo_render.py``, ``argoat_render.py``).
+   With ``--act`` each board follows a random action applied to one of ``--tables`` background
+   tables through the host (the whole work of a click but Discord). Meanwhile one more table
+   (the probe) acts every 50 ms, its ``act`` timed, and a ticker measures the event loop's lag
+   (how late a 2 ms sleep wakes up). Modes, alternated round by round in one run:
 
-* ``thread``: the bot's way, the board drawn on a worker thread (``cogs.turns.board_file``);
-* ``loop``: the old way, the board drawn on the event loop.
+   * ``idle``: no background load (the probe's own baseline);
+   * ``thread``: boards drawn on two threads of the bot's process (the bot before issue 25);
+   * ``process``: boards drawn in two worker processes (``cogs/boards.py``, the bot now).
 
-Printed per row: actions per second (finished actions only), p50/p95 latency of ``act`` (the
-latency another table's player sees while boards are being drawn), and memory per live table
-(tracemalloc, measured once per table count).
+   Printed per mode: boards finished per second (the load is below saturation when this matches
+   the offered rate and nothing is left waiting), the probe's act p50/p95 and its p95 over the
+   idle p95, the loop lag p50/p99/max, and the CPU seconds of the bot's process and of the
+   drawing workers over the wall seconds measured.
+
+Figures in docs/boards.md ("Drawing off the event loop").
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
+import os
 import random
+import statistics
 import sys
 import tempfile
 import time
 import tracemalloc
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import render
 from bot.engine.registry import GameRegistry, discover
 from bot.store import Store
 from bot.tables import TableError, TableHost
-from cogs.turns import board_file
+from cogs.boards import BoardPool
+
+PROBE_EVERY = 0.05
+TICK = 0.002
 
 
 def clock() -> datetime:
     return datetime.now(UTC)
-
-
-async def open_tables(host: TableHost, game: str, count: int, first_channel: int) -> list[int]:
-    channels = []
-    for i in range(count):
-        channel = first_channel + i
-        await host.open_table(guild_id=1, channel_id=channel, game_name=game, host_id=f"{channel}a")
-        await host.join(channel, f"{channel}b")
-        await host.start(channel, f"{channel}a")
-        channels.append(channel)
-    return channels
-
-
-async def play(host: TableHost, channel: int, actions: int, mode: str, rng: random.Random, lat: list[float]):
-    done = 0
-    for _ in range(actions):
-        table = await host.current(channel)
-        if table is None or table.game is None:
-            return done
-        prompt = table.game.prompt()
-        if prompt is None:
-            return done
-        deciders = [p for p in prompt.deciders() if table.game.legal_actions(p)]
-        if not deciders:
-            return done
-        who = deciders[0]
-        options = [a for a in table.game.legal_actions(who) if a["type"] not in ("undo", "cancel")]
-        if not options:
-            return done
-        started = time.perf_counter()
-        try:
-            outcome = await host.act(channel, who, rng.choice(options))
-        except TableError:
-            continue
-        lat.append(time.perf_counter() - started)
-        view = outcome.table.public_view()
-        if mode == "thread":
-            await board_file(view)
-        elif mode == "loop":
-            render.board_png(view)
-            await asyncio.sleep(0)
-        done += 1
-    return done
-
-
-async def probe(host: TableHost, channel: int, stop: asyncio.Event, lat: list[float]) -> None:
-    """Act on one more table every 20 ms while the others play, timing each action."""
-    rng = random.Random(channel)
-    while not stop.is_set():
-        await play(host, channel, 1, "none", rng, lat)
-        table = await host.current(channel)
-        if table is None:  # finished: open another one on the same channel
-            await open_tables(host, table_game(host), 1, channel)
-        await asyncio.sleep(0.02)
-
-
-def table_game(host: TableHost) -> str:
-    return host.registry.names()[0] if len(host.registry.names()) == 1 else GAME[0]
-
-
-GAME = ["Argo"]
-
-
-async def run_mode(
-    host: TableHost, channels: list[int], probe_channel: int, actions: int, mode: str, seed: int
-):
-    latencies: list[float] = []
-    rng = random.Random(seed)
-    stop = asyncio.Event()
-    watcher = asyncio.create_task(probe(host, probe_channel, stop, latencies))
-    started = time.perf_counter()
-    counts = await asyncio.gather(
-        *(play(host, ch, actions, mode, random.Random(rng.random()), []) for ch in channels)
-    )
-    elapsed = time.perf_counter() - started
-    stop.set()
-    await watcher
-    return sum(counts), elapsed, latencies
 
 
 def pct(values: list[float], q: float) -> float:
@@ -124,46 +69,281 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def measure(game: str, count: int, actions: int, folder: Path) -> None:
-    registry = GameRegistry(discover())
+def cpu_of(pids: list[int]) -> float:
+    """CPU seconds (user + system) used so far by these processes (Linux /proc)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+class Tables:
+    """Running tables of one game on one host, reopened when a game ends."""
+
+    def __init__(self, host: TableHost, game: str, first_channel: int) -> None:
+        self.host = host
+        self.game = game
+        self.next_channel = first_channel
+        self.channels: list[int] = []
+
+    async def open(self, count: int) -> None:
+        for _ in range(count):
+            self.channels.append(await self._open())
+
+    async def _open(self) -> int:
+        channel = self.next_channel
+        self.next_channel += 1
+        await self.host.open_table(guild_id=1, channel_id=channel, game_name=self.game, host_id=f"{channel}a")
+        await self.host.join(channel, f"{channel}b")
+        await self.host.start(channel, f"{channel}a")
+        return channel
+
+    async def act(self, index: int, rng: random.Random) -> tuple[dict[str, Any], dict[str, Any]] | None:
+        """One random legal action at table ``index``: (public view before, after), or None if
+        there was nothing to do (a finished game is replaced by a new one)."""
+        channel = self.channels[index]
+        table = await self.host.current(channel)
+        if table is None or table.game is None or table.game.prompt() is None:
+            self.channels[index] = await self._open()
+            return None
+        game = table.game
+        deciders = [p for p in game.prompt().deciders() if game.legal_actions(p)]
+        if not deciders:
+            return None
+        options = [a for a in game.legal_actions(deciders[0]) if a["type"] not in ("undo", "cancel")]
+        if not options:
+            return None
+        before = table.public_view()
+        try:
+            outcome = await self.host.act(channel, deciders[0], rng.choice(options))
+        except TableError:
+            return None
+        return before, outcome.table.public_view()
+
+
+async def memory(registry: GameRegistry, game: str, count: int, moves: int, folder: Path) -> None:
+    """Per-table memory right after the start and in play."""
+    gc.collect()
     tracemalloc.start()
-    store = await Store.open(folder / f"load-{count}.db")
+    store = await Store.open(folder / "memory.db")
     host = TableHost(store, registry, clock=clock, seeder=lambda: random.getrandbits(62))
     base = tracemalloc.get_traced_memory()[0]
-    thread_channels = await open_tables(host, game, count, 1_000_000)
-    memory = (tracemalloc.get_traced_memory()[0] - base) / count
+    tables = Tables(host, game, 1_000_000)
+    await tables.open(count)
+    gc.collect()
+    started = (tracemalloc.get_traced_memory()[0] - base) / count
+    rng = random.Random(1)
+    played = 0
+    for _ in range(moves):
+        for index in range(count):
+            played += await tables.act(index, rng) is not None
+    gc.collect()
+    in_play = (tracemalloc.get_traced_memory()[0] - base) / count
     tracemalloc.stop()
-    loop_channels = await open_tables(host, game, count, 2_000_000)
-    probe_channel = (await open_tables(host, game, 1, 3_000_000))[0]
-    results = {"thread": (0, 0.0, []), "loop": (0, 0.0, [])}
-    for rnd in range(2):  # alternate the two ways so that neither always runs first
-        for mode, channels in (("thread", thread_channels), ("loop", loop_channels))[
-            :: 1 if rnd == 0 else -1
-        ]:
-            done, elapsed, lat = await run_mode(host, channels, probe_channel, actions // 2, mode, rnd)
-            total = results[mode]
-            results[mode] = (total[0] + done, total[1] + elapsed, total[2] + lat)
-    for mode in ("thread", "loop"):
-        done, elapsed, lat = results[mode]
-        print(
-            f"{game:7s} {count:5d} tables  {mode:6s}  {done / elapsed:8.1f} actions/s  "
-            f"other table's act p50 {pct(lat, 0.5) * 1000:6.1f} ms  p95 {pct(lat, 0.95) * 1000:6.1f} ms  "
-            f"memory {memory / 1024:6.1f} KB/table"
-        )
+    cached = host.cached_tables
     await host.close()
+    print(
+        f"memory: {count} {game} tables, {played} actions played ({played / count:.0f} a table), "
+        f"{cached} tables cached by the host"
+    )
+    print(f"  right after the start  {started / 1024:7.1f} KB a table")
+    print(f"  in play                {in_play / 1024:7.1f} KB a table")
+
+
+@dataclass
+class Sample:
+    """What one mode measured in one round."""
+
+    seconds: float = 0.0
+    boards: int = 0
+    offered: int = 0
+    waiting: int = 0
+    probe: list[float] = field(default_factory=list)
+    lag: list[float] = field(default_factory=list)
+    cpu_bot: float = 0.0
+    cpu_workers: float = 0.0
+
+
+async def probe(tables: Tables, stop: asyncio.Event, out: list[float]) -> None:
+    """Act on the probe table every 50 ms, timing each action."""
+    rng = random.Random(7)
+    while not stop.is_set():
+        started = time.perf_counter()
+        if await tables.act(0, rng) is not None:
+            out.append(time.perf_counter() - started)
+        await asyncio.sleep(PROBE_EVERY)
+
+
+async def ticker(stop: asyncio.Event, out: list[float]) -> None:
+    """How late the event loop wakes from a short sleep."""
+    loop = asyncio.get_running_loop()
+    while not stop.is_set():
+        due = loop.time() + TICK
+        await asyncio.sleep(TICK)
+        out.append(max(0.0, loop.time() - due))
+
+
+Job = tuple[dict[str, Any], dict[str, Any] | None]
+
+
+def recorded_boards(game: str, seed: int = 7) -> list[Job]:
+    """Every board of a seeded random game with its ``previous``, as the render benches draw."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    if game.lower() == "argoat":
+        import argoat_render
+
+        views, _late = argoat_render.game_views(3)
+        return argoat_render.with_previous(views)[::2]
+    import argo_render
+
+    return argo_render.with_previous(argo_render.game_views(seed))
+
+
+async def background(
+    tables: Tables, jobs: list[Job], pool: BoardPool, args: argparse.Namespace, sample: Sample
+) -> None:
+    """``args.rate`` boards a second (after an action each with ``args.act``)."""
+    rng = random.Random(3)
+    busy: set[int] = set()
+    running: set[asyncio.Task[None]] = set()
+
+    async def one(index: int) -> None:
+        busy.add(index)
+        try:
+            if args.act:
+                views = await tables.act(index, rng)
+                if views is None:
+                    return
+                view, previous = views[1], views[0]
+            else:
+                view, previous = jobs[sample.offered % len(jobs)]
+            await pool.png(view, previous)
+            sample.boards += 1
+        finally:
+            busy.discard(index)
+
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    n = 0
+    while (now := loop.time()) < start + args.seconds:
+        due = start + n / args.rate
+        if due > now:
+            await asyncio.sleep(due - now)
+            continue
+        free = [i for i in range(len(tables.channels)) if i not in busy] if args.act else [n]
+        n += 1
+        if free:
+            task = asyncio.create_task(one(rng.choice(free)))
+            sample.offered += 1
+            running.add(task)
+            task.add_done_callback(running.discard)
+    sample.waiting = len(running)
+    if running:
+        await asyncio.wait(running)
+
+
+async def run(
+    probe_tables: Tables, tables: Tables, jobs: list[Job], pool: BoardPool | None, args: argparse.Namespace
+) -> Sample:
+    sample = Sample()
+    stop = asyncio.Event()
+    tasks = [
+        asyncio.create_task(probe(probe_tables, stop, sample.probe)),
+        asyncio.create_task(ticker(stop, sample.lag)),
+    ]
+    workers = pool.worker_pids() if pool is not None else []
+    cpu0, wcpu0, wall0 = time.process_time(), cpu_of(workers), time.perf_counter()
+    if pool is None:
+        await asyncio.sleep(args.seconds)
+    else:
+        await background(tables, jobs, pool, args, sample)
+    sample.seconds = time.perf_counter() - wall0
+    sample.cpu_bot = time.process_time() - cpu0
+    sample.cpu_workers = cpu_of(workers) - wcpu0
+    stop.set()
+    await asyncio.gather(*tasks)
+    return sample
+
+
+async def latency(registry: GameRegistry, game: str, args: argparse.Namespace, folder: Path) -> None:
+    store = await Store.open(folder / "latency.db")
+    host = TableHost(store, registry, clock=clock, seeder=lambda: random.getrandbits(62))
+    probe_tables = Tables(host, game, 3_000_000)
+    await probe_tables.open(1)
+    tables = Tables(host, game, 2_000_000)
+    await tables.open(args.tables if args.act else 0)
+    jobs = recorded_boards(game)
+    pools = {"thread": BoardPool(0), "process": BoardPool(2)}
+    for pool in pools.values():
+        await pool.start()  # started and warmed, as the bot does at start-up
+    results: dict[str, list[Sample]] = {"idle": [], "thread": [], "process": []}
+    order = ["idle", "thread", "process"]
+    for rnd in range(args.rounds):
+        for mode in order if rnd % 2 == 0 else order[::-1]:
+            results[mode].append(await run(probe_tables, tables, jobs, pools.get(mode), args))
+    for pool in pools.values():
+        pool.close()
+    await host.close()
+
+    idle_p95 = pct([x for s in results["idle"] for x in s.probe], 0.95)
+    load = (
+        f"actions/s offered to {args.tables} tables, each followed by its board"
+        if args.act
+        else (f"boards/s offered (the {len(jobs)} boards of a seeded game, changes marked)")
+    )
+    print(
+        f"latency: {game}, {args.rate:.0f} {load}; a probe table acts every {PROBE_EVERY * 1000:.0f} ms; "
+        f"{args.rounds} rounds of {args.seconds:.0f} s per mode, alternated; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    print(
+        f"  {'mode':8s} {'boards/s':>8s} {'left':>5s}  {'act p50':>8s} {'act p95':>8s} {'p95/idle':>8s}  "
+        f"{'lag p50':>8s} {'lag p99':>8s} {'lag max':>8s}  {'CPU bot':>8s} {'workers':>8s} {'wall':>6s}"
+    )
+    for mode in order:
+        samples = results[mode]
+        wall = sum(s.seconds for s in samples)
+        act = [x for s in samples for x in s.probe]
+        lag = [x for s in samples for x in s.lag]
+        print(
+            f"  {mode:8s} {sum(s.boards for s in samples) / wall:8.1f} {sum(s.waiting for s in samples):5d}  "
+            f"{pct(act, 0.5) * 1000:6.1f}ms {pct(act, 0.95) * 1000:6.1f}ms "
+            f"{pct(act, 0.95) / idle_p95:7.2f}x  "
+            f"{pct(lag, 0.5) * 1000:6.2f}ms {pct(lag, 0.99) * 1000:6.2f}ms {max(lag) * 1000:6.1f}ms  "
+            f"{sum(s.cpu_bot for s in samples):7.2f}s {sum(s.cpu_workers for s in samples):7.2f}s "
+            f"{wall:5.1f}s"
+        )
+    per_round = {m: [pct(s.probe, 0.95) * 1000 for s in results[m]] for m in order}
+    print(
+        "  act p95 per round (ms): "
+        + "; ".join(f"{m} {', '.join(f'{x:.1f}' for x in per_round[m])}" for m in order)
+        + f"; median of rounds: {', '.join(f'{m} {statistics.median(per_round[m]):.1f}' for m in order)}"
+    )
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="Argo")
-    parser.add_argument("--tables", default="1,10,100,1000")
-    parser.add_argument("--actions", type=int, default=6, help="actions per table (half per way)")
+    parser.add_argument("--rate", type=float, default=75.0, help="actions (and boards) a second, offered")
+    parser.add_argument("--seconds", type=float, default=8.0, help="seconds per mode and round")
+    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--act", action="store_true", help="each board follows an action at a table")
+    parser.add_argument("--tables", type=int, default=100, help="background tables (with --act)")
+    parser.add_argument("--memory", type=int, default=100, help="tables for the memory figure (0: skip)")
+    parser.add_argument(
+        "--moves", type=int, default=30, help="actions a table plays before the memory figure"
+    )
     args = parser.parse_args()
-    GAME[0] = args.game
-    getattr(render, "warm_up", lambda: None)()
+    registry = GameRegistry(discover())
     with tempfile.TemporaryDirectory() as folder:
-        for count in (int(n) for n in args.tables.split(",")):
-            await measure(args.game, count, args.actions, Path(folder))
+        if args.memory:
+            await memory(registry, args.game, args.memory, args.moves, Path(folder))
+        await latency(registry, args.game, args, Path(folder))
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from bot.store import AnyStore, open_store
 from bot.tables import TableHost
 from bot.tending import Tender
 from bot.thinking import Thinker
+from cogs.boards import BOARDS
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +118,7 @@ class TableBot(commands.Bot):
         )
         self.tender = Tender(self.host, self.thinker)
         self.tender.on_thinking = self.ui.turns.show_thinking
-        await warm_boards()
+        await warm_boards(self.settings.ai_workers)
         self.add_dynamic_items(*components.ALL_ITEMS)
         game_cog = GameCog(self)
         await self.add_cog(game_cog)
@@ -142,6 +143,7 @@ class TableBot(commands.Bot):
             log.warning("shutting down with %d handlers still running", self.in_flight.count)
         await self.host.close()
         self.thinker.close()
+        BOARDS.close()
 
     async def close(self) -> None:
         """Close the tables (see :meth:`close_tables`), then disconnect from Discord."""

@@ -17,7 +17,6 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-import render
 from bot import seats
 from bot.archive import ledger
 from bot.archive.ratings import PROVISIONAL_GAMES, Ladder
@@ -25,10 +24,10 @@ from bot.archive.replay import LogRow, Replay, log_rows, rebuild
 from bot.archive.results import USED, GameResult
 from bot.engine.core import format_text
 from bot.store import FINISHED, PLAYING, StoreError, TableRecord
+from cogs.boards import BOARDS, DRAWING
 from cogs.components import BotItem, table_number
 from cogs.replay_job import Drawer, DrawnReplay, ReplayJob
 from cogs.replies import reply, trim
-from cogs.turns import DRAWING
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -445,7 +444,7 @@ class ArchiveCog(commands.Cog):
         index = min(max(index, 0), total - 1)
         step = replay.steps[index]
         previous = replay.steps[index - 1].view if index > 0 else None
-        png = await asyncio.get_running_loop().run_in_executor(DRAWING, render.board_png, step.view, previous)
+        png = await BOARDS.png(step.view, previous)
         holders_now = dict(replay.holders)
         names = {seat: name_of(holders_now.get(seat, seat)) for seat in record.seats}
         if step.seat and step.holder:

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-import render
 from bot import clocks, metrics, seats
 from bot.engine.core import Game, Prompt, format_text, player_ref
 from bot.store import FINISHED, LOBBY
 from bot.tables import Outcome, Table
 from cogs import components as comp
 from cogs import labels
+from cogs.boards import BOARDS, WORKERS, start_boards
 from cogs.catchup import catch_up_lines, final_lines, turn_lines
 from cogs.picker import Step, choice_tree, split_choices
 from cogs.replies import NO_MENTIONS, pinging, reply, send_public, trim
@@ -26,22 +24,28 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DRAWING = ThreadPoolExecutor(max_workers=2, thread_name_prefix="board")
-"""The threads boards are drawn on: two, as Pillow encodes two PNGs at once without the GIL,
-and more would only take turns at the GIL with the event loop."""
-
-
 @metrics.times_boards
 async def board_file(view: dict[str, Any], previous: dict[str, Any] | None = None) -> discord.File | None:
-    """The board picture of a public view, drawn on a worker thread (never on the event loop);
-    what changed since ``previous`` is marked."""
-    png = await asyncio.get_running_loop().run_in_executor(DRAWING, render.board_png, view, previous)
-    return discord.File(io.BytesIO(png), filename="board.png") if png else None
+    """The board picture of a public view, drawn off the event loop (cogs/boards.py); what
+    changed since ``previous`` is marked."""
+    png = await BOARDS.png(view, previous)
+    return png_file(png) if png else None
 
 
-async def warm_boards() -> None:
-    """Build the renderers' caches on a drawing thread, so the first board is quick."""
-    await asyncio.get_running_loop().run_in_executor(DRAWING, render.warm_up)
+def png_file(png: bytes) -> discord.File:
+    """An attachment of board bytes (a file can be sent once: each message gets its own)."""
+    return discord.File(io.BytesIO(png), filename="board.png")
+
+
+async def warm_boards(ai_workers: int = 0) -> None:
+    """Start the board workers (a bot whose AI runs in processes draws in processes too; with
+    ``AI_WORKERS=0`` on threads) and warm their caches, so the first board is quick."""
+    await start_boards(WORKERS if ai_workers > 0 else 0)
+
+
+def same_board(payload: dict[str, Any]) -> list[discord.File]:
+    """Fresh attachments with the same board bytes as a :meth:`TurnMessages.payload`'s."""
+    return [png_file(file.fp.getvalue()) for file in payload.get("attachments", [])]
 
 
 def root_step(game: Game, player: str, *, private: bool = False) -> Step | None:
@@ -155,9 +159,10 @@ class TurnMessages:
     ) -> dict[str, Any]:
         """Content, components and (optionally) the board image of the table's turn message.
 
-        ``retired``: the message of a turn that has ended (what happened, the board as the turn
-        ended, no prompt, no buttons), numbered ``turn_number``. On a live message the board marks
-        what changed since the awaited player's last decision.
+        ``retired``: the message of a turn that has ended (what happened, no prompt, no buttons),
+        numbered ``turn_number``; it draws no board (:meth:`show_outcome` gives it the new turn
+        message's). On a live message the board marks what changed since the awaited player's
+        last decision.
         """
         game = table.game
         assert game is not None
@@ -191,12 +196,9 @@ class TurnMessages:
                 parts.append(labels.choosing(words, step.tokens))
             components = comp.turn_view(table.record, prompt, step, page, words)
         payload: dict[str, Any] = {"content": trim("\n".join(parts)), "view": components}
-        if with_board:
-            seat = prompt.player if prompt is not None and not retired else None
+        if with_board and not retired:
+            seat = prompt.player if prompt is not None else None
             previous = await self.host.previous_view(table, seat)
-            if retired and result is None:  # the board as this turn ended, not the next one's
-                view = {**view, "turn": turn_number if turn_number is not None else view.get("turn")}
-                view["turn_ended"] = True
             board = await board_file(view, previous)
             payload["attachments"] = [board] if board else []
         return payload
@@ -226,11 +228,14 @@ class TurnMessages:
         *,
         mention: bool = True,
         strip_previous: bool = True,
+        payload: dict[str, Any] | None = None,
     ) -> None:
-        """Post a fresh turn message (stripping the components of the previous one)."""
+        """Post a fresh turn message (stripping the components of the previous one); ``payload``:
+        the message's :meth:`payload`, if already built."""
         if strip_previous:
             await self.strip_components(table)
-        payload = await self.payload(table)
+        if payload is None:
+            payload = await self.payload(table)
         payload["files"] = payload.pop("attachments")
         if payload["view"] is None:
             payload.pop("view")
@@ -275,8 +280,10 @@ class TurnMessages:
 
     async def update(self, table: Table) -> None:
         """Edit the table's current turn message to show the latest state."""
-        if not await self.edit_table_message(table, **await self.payload(table)):
-            await self.post(table, mention=False, strip_previous=False)
+        payload = await self.payload(table)
+        if not await self.edit_table_message(table, **payload):
+            payload["attachments"] = same_board(payload)  # the sent files are spent
+            await self.post(table, mention=False, strip_previous=False, payload=payload)
 
     async def show_outcome(
         self,
@@ -291,7 +298,9 @@ class TurnMessages:
 
         When the turn passes, or the decision passes to another player (e.g. a trade offer),
         the old turn message is retired and a new one mentions who decides now; otherwise the
-        turn message is edited in place.
+        turn message is edited in place. One board is drawn either way: when the turn passed,
+        the retired message shows the new message's board, the board as its turn ended
+        (docs/boards.md, "One board per turn").
 
         ``on_turn_message``: the interaction is a (deferred) click on the table's turn message,
         so that message is updated through the interaction. ``mention``: a new turn message
@@ -302,14 +311,15 @@ class TurnMessages:
             channel = self.bot.get_partial_messageable(table.record.channel_id)
             await channel.send(outcome.note, allowed_mentions=NO_MENTIONS)
         if self.opens_message(outcome):
-            retired = await self.payload(
-                table, with_board=outcome.turn_changed, retired=True, turn_number=outcome.turn_before
-            )
+            fresh = await self.payload(table)
+            retired = await self.payload(table, retired=True, turn_number=outcome.turn_before)
+            if outcome.turn_changed:
+                retired["attachments"] = same_board(fresh)
             if on_turn_message and interaction is not None:
                 await interaction.edit_original_response(**retired)
             else:
                 await self.edit_table_message(table, **retired)
-            await self.post(table, interaction, mention=mention, strip_previous=False)
+            await self.post(table, interaction, mention=mention, strip_previous=False, payload=fresh)
         elif on_turn_message and interaction is not None:
             await interaction.edit_original_response(**await self.payload(table))
         else:

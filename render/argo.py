@@ -747,9 +747,6 @@ def _draw_header(cv: _Canvas, view: dict[str, Any], width: int, marked: bool) ->
             text = ("Winner: " if len(winners) == 1 else "Winners: ") + ", ".join(winners)
         cv.text(x, 10, _fit(text, 20, limit - x, True), 20, P.ACCENT, P.PANEL, bold=True)
         return
-    if view.get("turn_ended"):  # a retired turn message: the board as that turn ended
-        cv.text(x, 10, "turn over", 20, P.DIM, P.PANEL, bold=True)
-        return
     colour = view.get("active_colour")
     if colour in P.TEAM:
         cv.token(colour, "", 22, P.PANEL, x, 11)

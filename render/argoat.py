@@ -24,6 +24,8 @@ from PIL import Image, ImageDraw
 
 from . import argoat_sprites as sp
 from .argoat_marks import Changes, changes, deck_empty
+from .argoat_palette import Palette, drawing_palette
+from .memo import memo
 
 WIDTH = 1080
 """Width of the picture (wider only for a map of more than thirteen columns)."""
@@ -133,25 +135,161 @@ def _stepped(n: int) -> int:
 # --- canvas ----------------------------------------------------------------------------------
 
 
-class _Canvas:
-    """An RGB picture with pasting helpers; it records every font size it draws text at."""
+class _Same:
+    """A sprite as a cache key: the very same image object (it keeps the image alive, so its
+    identity cannot be reused while the cache entry exists)."""
 
-    def __init__(self, w: int, h: int) -> None:
-        self.img = Image.new("RGB", (w, h), sp.BG)
-        self.draw = ImageDraw.Draw(self.img)
+    __slots__ = ("img",)
+
+    def __init__(self, img: Image.Image) -> None:
+        self.img = img
+
+    def __hash__(self) -> int:
+        return id(self.img)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Same) and other.img is self.img
+
+
+@memo(2048)
+def _opaque(sprite: _Same) -> bool:
+    """Whether an RGBA sprite has no transparent pixel (it covers whatever lies under it)."""
+    low, _high = sprite.img.getchannel("A").getextrema()
+    return low == 255
+
+
+@memo(1024)
+def _mapped(sprite: _Same) -> Image.Image:
+    """An opaque sprite mapped onto the palette (its palette entries, an "L" image)."""
+    return drawing_palette().indices(sprite.img.convert("RGB"))
+
+
+@memo(512)
+def _plate(card: _Same, box: Box) -> Image.Image:
+    """The name plate of a frontier card (its box on the card), to paste again over marks."""
+    return card.img.crop(box)
+
+
+@memo(256)
+def _blend_lut(colour: sp.RGB, ground: int) -> list[int]:
+    """For each opacity 0-255: the palette entry of ``colour`` at that opacity over the ground
+    (blended as a paste blends it)."""
+    pal = drawing_palette()
+    strip = Image.new("RGB", (256, 1), pal.ground[ground])
+    ink = Image.new("RGBA", (256, 1), colour)
+    ink.putalpha(Image.frombytes("L", (256, 1), bytes(range(256))))
+    strip.paste(ink, (0, 0), ink)
+    return list(pal.indices(strip).tobytes())
+
+
+@memo(8192)
+def _on_ground(sprite: _Same, ground: int) -> tuple[Image.Image, Image.Image]:
+    """A sprite with transparency blended over a ground of one palette entry and mapped onto the
+    palette, with the mask of its pixels that are not fully transparent."""
+    alpha = sprite.img.getchannel("A")
+    mask = alpha.point(lambda a: 255 if a else 0)
+    colours = sprite.img.convert("RGB").getcolors(1)
+    if colours:  # one colour at many opacities (text): a table from opacity to palette entry
+        return alpha.point(_blend_lut(colours[0][1], ground)), mask
+    pal = drawing_palette()
+    img = Image.new("RGB", sprite.img.size, pal.ground[ground])
+    img.paste(sprite.img, (0, 0), sprite.img)
+    return pal.indices(img), mask
+
+
+@memo(2048)
+def _on_grounds(sprite: _Same, size: tuple[int, int], offset: tuple[int, int], under: bytes) -> Image.Image:
+    """A sprite with transparency blended over a mixed ground (palette entries ``under``, an
+    area of ``size`` the sprite covers from ``offset``) and mapped onto the palette."""
+    pal = drawing_palette()
+    img = pal.as_drawn(Image.frombytes("L", size, under))
+    img.paste(sprite.img, offset, sprite.img)
+    return pal.indices(img)
+
+
+class _PaletteDraw:
+    """``ImageDraw`` on the palette picture, taking colours as RGB (shapes are not smoothed, so
+    a shape's pixels are its colour's palette entry)."""
+
+    def __init__(self, img: Image.Image, pal: Palette) -> None:
+        self._draw = ImageDraw.Draw(img)
+        self._pal = pal
+
+    def _inks(self, kw: dict[str, Any]) -> dict[str, Any]:
+        for key in ("fill", "outline"):
+            if kw.get(key) is not None:
+                kw[key] = self._pal.index(kw[key])
+        return kw
+
+    def rectangle(self, xy: Any, **kw: Any) -> None:
+        self._draw.rectangle(xy, **self._inks(kw))
+
+    def rounded_rectangle(self, xy: Any, radius: float = 0, **kw: Any) -> None:
+        self._draw.rounded_rectangle(xy, radius, **self._inks(kw))
+
+    def line(self, xy: Any, **kw: Any) -> None:
+        self._draw.line(xy, **self._inks(kw))
+
+    def ellipse(self, xy: Any, **kw: Any) -> None:
+        self._draw.ellipse(xy, **self._inks(kw))
+
+
+class _Canvas:
+    """A picture on the fixed Argoat palette with pasting helpers (an RGB picture with
+    ``rgb=True``, to learn the palette from); it records every font size it draws text at.
+
+    The palette picture is composed as an "L" image of palette entries (no palette to copy
+    with every crop) and becomes a palette image, byte for byte, when done (:meth:`image`)."""
+
+    def __init__(self, w: int, h: int, rgb: bool = False) -> None:
+        self.pal = None if rgb else drawing_palette()
+        self.draw: Any
+        if self.pal is None:
+            self.img = Image.new("RGB", (w, h), sp.BG)
+            self.draw = ImageDraw.Draw(self.img)
+        else:
+            self.img = Image.new("L", (w, h), self.pal.index(sp.BG))
+            self.draw = _PaletteDraw(self.img, self.pal)
         self.fonts: set[int] = set()
         self.texts: list[tuple[str, Box]] = []
 
     def paste(self, sprite: Image.Image, x: int, y: int) -> None:
-        if sprite.mode == "RGBA":
-            self.img.paste(sprite, (x, y), sprite)
+        """Paste a sprite (blended where it is transparent). Sprites are cached images: their
+        palette versions are cached with them."""
+        if self.pal is None:
+            self.img.paste(sprite, (x, y), sprite if sprite.mode == "RGBA" else None)
+        elif sprite.mode != "RGBA" or _opaque(_Same(sprite)):
+            self.img.paste(_mapped(_Same(sprite)), (x, y))
         else:
-            self.img.paste(sprite, (x, y))
+            self._blend(sprite, x, y)
+
+    def image(self) -> Image.Image:
+        """The finished picture (a palette image, or RGB)."""
+        if self.pal is None:
+            return self.img
+        img = self.img.convert("P")  # the same bytes (an "L" image keeps its values as "P")
+        img.putpalette(self.pal.flat)
+        return img
+
+    def _blend(self, sprite: Image.Image, x: int, y: int) -> None:
+        right, bottom = min(x + sprite.width, self.img.width), min(y + sprite.height, self.img.height)
+        box = (max(x, 0), max(y, 0), right, bottom)
+        if box[0] >= box[2] or box[1] >= box[3]:
+            return
+        core = self.img.im  # Pillow's image core: the same crop and paste, without their wrappers
+        low, high = core.crop(box).getextrema()
+        if low == high:  # one ground: the blend is cached
+            mapped, mask = _on_ground(_Same(sprite), low)
+            core.paste(mapped.im, (x, y, x + sprite.width, y + sprite.height), mask.im)
+            return
+        under = self.img.crop(box)  # the same sprite often lands on the same mixed ground
+        offset = (x - box[0], y - box[1])
+        self.img.paste(_on_grounds(_Same(sprite), under.size, offset, under.tobytes()), box[:2])
 
     def text(self, text: str, x: int, y: int, size: int, colour: sp.RGB, bold: bool = False) -> int:
         """Draw one line with its left at ``x``; return the x after it."""
         t = sp.text_sprite(text, size, colour, bold)
-        self.img.paste(t, (x, y), t)
+        self.paste(t, x, y)
         self.fonts.add(size)
         self.texts.append((text, (x, y, x + t.width, y + t.height)))
         return x + t.width
@@ -325,7 +463,7 @@ def _pack(blocks: list[tuple[int, Any]], n: int) -> list[list[tuple[int, Any]]]:
 
 @dataclass
 class Drawing:
-    """A drawn map: the RGB picture, the font sizes of every text on it, and each line of text
+    """A drawn map: the picture (palette mode), the font sizes of every text on it, and each line of text
     drawn directly (not baked into a card) with its box (x0, y0, x1, y1)."""
 
     image: Image.Image
@@ -334,11 +472,12 @@ class Drawing:
     texts: tuple[tuple[str, Box], ...] = ()
 
 
-def draw(view: dict[str, Any], previous: dict[str, Any] | None = None) -> Drawing:
-    """The public Argoat view drawn as an RGB picture, with the changes since ``previous``."""
+def draw(view: dict[str, Any], previous: dict[str, Any] | None = None, *, rgb: bool = False) -> Drawing:
+    """The public Argoat view drawn on the fixed palette, with the changes since ``previous``
+    (``rgb=True``: drawn in RGB, as the palette is learnt from)."""
     lay = layout(view)
     ch = changes(previous, view)
-    cv = _Canvas(lay.width, lay.height)
+    cv = _Canvas(lay.width, lay.height, rgb)
     spots = _Spots()
     _draw_header(cv, view, lay.width, bool(ch))
     _draw_map(cv, view, lay, spots, ch)
@@ -346,12 +485,14 @@ def draw(view: dict[str, Any], previous: dict[str, Any] | None = None) -> Drawin
     if ch:
         _draw_marks(cv, view, lay, spots, ch)
     _keep_names_readable(cv, view, lay)
-    return Drawing(cv.img, frozenset(cv.fonts), bool(ch), tuple(cv.texts))
+    return Drawing(cv.image(), frozenset(cv.fonts), bool(ch), tuple(cv.texts))
 
 
-def draw_board(view: dict[str, Any], previous: dict[str, Any] | None = None) -> Image.Image:
-    """The public Argoat view drawn as an RGB image."""
-    return draw(view, previous).image
+def draw_board(
+    view: dict[str, Any], previous: dict[str, Any] | None = None, *, rgb: bool = False
+) -> Image.Image:
+    """The public Argoat view drawn as a palette image (an RGB one with ``rgb=True``)."""
+    return draw(view, previous, rgb=rgb).image
 
 
 def render_board(view: dict[str, Any], previous: dict[str, Any] | None = None) -> bytes:
@@ -360,12 +501,9 @@ def render_board(view: dict[str, Any], previous: dict[str, Any] | None = None) -
 
 
 def encode(img: Image.Image) -> bytes:
-    """PNG bytes of a drawn board, mapped onto the fixed Argoat palette."""
-    from .argoat_palette import palette
-
-    pal = img.quantize(palette=palette(), dither=Image.Dither.NONE)
+    """PNG bytes of a drawn board (already on the fixed palette: no conversion)."""
     buf = io.BytesIO()
-    pal.save(buf, "PNG", compress_level=COMPRESS_LEVEL)
+    img.save(buf, "PNG", compress_level=COMPRESS_LEVEL)
     return buf.getvalue()
 
 
@@ -403,8 +541,6 @@ def _draw_header(cv: _Canvas, view: dict[str, Any], width: int, marked: bool) ->
         cv.text(f"{winner['colour']} wins!", x + icon.width + 8, 9, 20, sp.GOLD, True)
     elif view.get("finished") or active is None:
         cv.text("Game over", x, 9, 20, sp.GOLD, True)
-    elif view.get("turn_ended"):  # a retired turn message: the map as that turn ended
-        cv.text("turn over", x, 9, 20, sp.MUTED, True)
     else:
         icon = cv.avatar(active["colour"], active["letter"], 30, True, x, 3)
         x += icon.width + 8
@@ -565,7 +701,7 @@ def _keep_names_readable(cv: _Canvas, view: dict[str, Any], lay: Layout) -> None
         card = sp.frontier_card(f["name"], tuple(f["roads"]), bool(f["dragon"]), f.get("fragment"),
                                 _kind(f["key"]), cw, ch, tag.width)  # fmt: skip
         box = sp.plate_box(f["name"], bool(f["dragon"]), f.get("fragment"), cw, tag.width)
-        cv.paste(card.crop(box), ox + box[0], oy + box[1])
+        cv.paste(_plate(_Same(card), box), ox + box[0], oy + box[1])
 
 
 def _kind(key: str) -> str:
@@ -602,18 +738,76 @@ def _draw_panels(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, 
         x += lay.column_w + COLUMN_GAP
 
 
+@dataclass(frozen=True)
+class _Seat:
+    """What a player's panel shows (all of it: the panel is cached by it)."""
+
+    id: str
+    colour: str
+    letter: str
+    active: bool
+    deciding: bool
+    winner: bool
+    markers_left: int
+    emeralds: int
+    delta: int
+    items: int
+    at: str
+    fragments: frozenset[str]
+
+
+@dataclass(frozen=True)
+class _Panel:
+    """A player's panel drawn on its own: palette entries, and what it drew where."""
+
+    image: Image.Image
+    spots: _Spots
+    fonts: frozenset[int]
+    texts: tuple[tuple[str, Box], ...]
+
+
+@memo(256)
+def _player_panel(seat: _Seat, w: int) -> _Panel:
+    """A player's panel on the palette (most panels stay the same from one map to the next)."""
+    cv = _Canvas(w, PLAYER_H)
+    spots = _Spots()
+    _paint_player(cv, seat, 0, 0, w, spots)
+    return _Panel(cv.img, spots, frozenset(cv.fonts), tuple(cv.texts))
+
+
+def _moved(box: Box, x: int, y: int) -> Box:
+    return (box[0] + x, box[1] + y, box[2] + x, box[3] + y)
+
+
 def _draw_player(
     cv: _Canvas, view: dict[str, Any], p: dict[str, Any], x: int, y: int, w: int, spots: _Spots, ch: Changes
 ) -> None:
-    colour = p["colour"]
+    seat = _Seat(
+        p["id"], p["colour"], p["letter"], bool(p.get("active")),
+        (view.get("prompt") or {}).get("player") == p["id"], view.get("winner") == p["id"],
+        int(p["markers_left"]), int(p["emeralds"]), int(ch.emeralds.get(p["id"]) or 0), int(p["items"]),
+        str(p["at"]), frozenset(p.get("fragments", [])),
+    )  # fmt: skip
+    if cv.pal is None:  # drawing in RGB (to learn the palette): no cache
+        _paint_player(cv, seat, x, y, w, spots)
+        return
+    panel = _player_panel(seat, w)
+    cv.img.paste(panel.image, (x, y))
+    cv.fonts |= panel.fonts
+    cv.texts += [(text, _moved(box, x, y)) for text, box in panel.texts]
+    spots.emeralds.update({k: _moved(b, x, y) for k, b in panel.spots.emeralds.items()})
+    spots.items.update({k: _moved(b, x, y) for k, b in panel.spots.items.items()})
+    spots.fragments.update({k: _moved(b, x, y) for k, b in panel.spots.fragments.items()})
+
+
+def _paint_player(cv: _Canvas, p: _Seat, x: int, y: int, w: int, spots: _Spots) -> None:
+    colour = p.colour
     rgb = sp.player_rgb(colour)
-    deciding = (view.get("prompt") or {}).get("player") == p["id"]
-    active = bool(p.get("active"))
-    winner = view.get("winner") == p["id"]
+    deciding, active, winner = p.deciding, p.active, p.winner
     lit = active or deciding or winner
     _box(cv, x, y, w, PLAYER_H - 2, rgb if lit else sp.PANEL_EDGE, 3 if lit else 1)
     cv.draw.rectangle((x + 4, y + 8, x + 7, y + PLAYER_H - 12), fill=rgb)
-    icon = cv.avatar(colour, p["letter"], 30, active, x + 12, y + 5)
+    icon = cv.avatar(colour, p.letter, 30, active, x + 12, y + 5)
     tx = cv.text(colour, x + 14 + icon.width + 6, y + 6, 20, sp.player_text(colour), True)
     tag = "WINS" if winner else "TO PLAY" if active else "DECIDING" if deciding else ""
     if tag:
@@ -621,34 +815,31 @@ def _draw_player(
         cv.draw.rounded_rectangle(
             (tx + 8, y + 8, tx + 8 + t.width + 8, y + 32), 5, fill=sp.GOLD if winner else rgb
         )
-        cv.img.paste(t, (tx + 12, y + 8), t)
+        cv.paste(t, tx + 12, y + 8)
         cv.fonts.add(F)
-    left = int(p["markers_left"])
-    for i in range(4):
-        s = sp.marker_icon(colour, "", 14) if i < left else sp.marker_slot(14, colour)
-        cv.paste(s, x + w - 10 - (4 - i) * 17, y + 12)
+    cv.paste(sp.marker_row(colour, p.markers_left, 14, 17), x + w - 10 - 4 * 17, y + 12)
     # Emeralds, Items (a count only), where the Avatar is
     ry = y + 40
     cv.paste(sp.emerald_icon(22), x + 12, ry)
-    nx = cv.text(str(p["emeralds"]), x + 38, ry - 1, F, sp.TEXT, True)
-    spots.emeralds[p["id"]] = (x + 10, ry - 2, nx + 3, ry + 23)
-    delta = ch.emeralds.get(p["id"])
+    nx = cv.text(str(p.emeralds), x + 38, ry - 1, F, sp.TEXT, True)
+    spots.emeralds[p.id] = (x + 10, ry - 2, nx + 3, ry + 23)
+    delta = p.delta
     if delta:
         nx = cv.text(f"{delta:+d}", nx + 9, ry - 1, F, sp.HILITE, True)
     ix = max(nx + 12, x + 76)
     back = cv.card_back(22, sp.ITEM_BACK, "", ix, ry)
-    n_items = int(p["items"])
+    n_items = p.items
     ex = cv.text(f"{n_items} Item{'' if n_items == 1 else 's'}", ix + back.width + 4, ry - 1, F, sp.TEXT)
-    spots.items[p["id"]] = (ix - 2, ry - 2, ex + 3, ry + 23)
-    at = f"at {p['at']}"
+    spots.items[p.id] = (ix - 2, ry - 2, ex + 3, ry + 23)
+    at = f"at {p.at}"
     cv.text(at, x + w - 10 - sp.text_width(at, F), ry - 1, F, sp.MUTED)
     # the eight Fragments, lit when held
     fy = y + 68
-    held = set(p.get("fragments", []))
+    held = p.fragments
+    cv.paste(sp.fragment_row(tuple(key in held for key in sp.FRAGMENT_KEYS), 25, 29), x + 12, fy)
     for i, key in enumerate(sp.FRAGMENT_KEYS):
         fx = x + 12 + i * 29
-        cv.paste(sp.fragment_icon(key, 25, key in held), fx, fy)
-        spots.fragments[(p["id"], key)] = (fx, fy, fx + 25, fy + 25)
+        spots.fragments[(p.id, key)] = (fx, fy, fx + 25, fy + 25)
     cv.text(f"{len(held)}/8", x + 12 + 8 * 29 + 4, fy + 1, F, sp.GOLD if len(held) == 8 else sp.MUTED)
 
 

@@ -1,18 +1,24 @@
-"""The fixed 256-colour palette of Argoat pictures.
+"""The fixed 256-colour palette of Argoat pictures, and drawing onto it.
 
-A picture is drawn in RGB (smooth text and shapes) and then mapped onto one fixed palette,
-which is much faster than an adaptive quantization and keeps the PNG small. The palette is
-learnt once per process from two made-up boards that use every sprite, colour and text
-style of the renderer (the change marks included), so it follows the art when the art
-changes; it depends on nothing but this code, so the same view always gives the same bytes.
+A picture is composed straight in palette mode on one fixed palette (render/argoat.py): shapes
+take the palette entry of their colour, sprites (drawn in RGBA once, smooth text and shapes)
+are blended over what lies under them and mapped onto the palette as they are pasted, cached
+per background. That gives the picture a whole-image RGB drawing and its mapping onto the
+palette would give (docs/boards.md), at a fraction of the cost. The palette is learnt once per
+process from two made-up boards drawn in RGB that use every sprite, colour and text style of
+the renderer (the change marks included), so it follows the art when the art changes; it
+depends on nothing but this code, so the same view always gives the same bytes.
 """
 
 from __future__ import annotations
 
+import functools
+from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image
 
+from . import argoat_sprites as sp
 from .memo import memo
 
 COLOURS = ("Red", "Blue", "Green", "Yellow", "Purple")
@@ -138,10 +144,78 @@ def palette() -> Image.Image:
     from .argoat import draw_board
 
     base, over = swatch_views()
-    boards = [draw_board(base, previous=over), draw_board(over, previous=base)]
+    boards = [draw_board(base, previous=over, rgb=True), draw_board(over, previous=base, rgb=True)]
     sheet = Image.new("RGB", (max(b.width for b in boards), sum(b.height for b in boards)))
     y = 0
     for b in boards:
         sheet.paste(b, (0, y))
         y += b.height
     return sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+
+
+def _nearest(image: Image.Image, colour: sp.RGB) -> int:
+    """The palette entry ``colour`` is mapped to."""
+    pixel = Image.new("RGB", (1, 1), colour).quantize(palette=image, dither=Image.Dither.NONE)
+    return int(pixel.tobytes()[0])
+
+
+def _named_colours() -> list[sp.RGB]:
+    """Every colour the renderer names (the colours of shapes and of the grounds under sprites)."""
+    named = [v for v in vars(sp).values() if isinstance(v, tuple) and len(v) == 3]
+    named += list(sp.PLAYER_COLOURS.values()) + list(sp.FRAGMENT_COLOURS.values())
+    named += [sp.player_text(c) for c in COLOURS]
+    return [c for c in named if all(isinstance(v, int) for v in c)]
+
+
+@dataclass
+class Palette:
+    """The learnt palette as drawing needs it: the palette image, each colour's entry, and for
+    each entry the colour a ground of that entry was drawn in (to blend sprites over it)."""
+
+    image: Image.Image
+    flat: list[int]
+    ground: dict[int, sp.RGB]
+    _index: dict[sp.RGB, int] = field(default_factory=dict)
+
+    @functools.cached_property
+    def ground_flat(self) -> list[int]:
+        """The palette with each entry's ground colour (to read a palette picture as drawn)."""
+        return [v for i in range(256) for v in self.ground.get(i, (0, 0, 0))]
+
+    def indices(self, img: Image.Image) -> Image.Image:
+        """An RGB picture mapped onto the palette, as an "L" image of palette entries."""
+        mapped = self.quantize(img)
+        return Image.frombytes("L", mapped.size, mapped.tobytes())
+
+    def as_drawn(self, indices: Image.Image) -> Image.Image:
+        """An "L" image of palette entries in RGB, each entry in its ground colour."""
+        img = Image.frombytes("P", indices.size, indices.tobytes())
+        img.putpalette(self.ground_flat)
+        return img.convert("RGB")
+
+    def index(self, colour: sp.RGB) -> int:
+        """The palette entry a pixel of ``colour`` is mapped to."""
+        found = self._index.get(colour)
+        if found is None:
+            found = self._index[colour] = _nearest(self.image, colour)
+        return found
+
+    def quantize(self, img: Image.Image) -> Image.Image:
+        """An RGB picture mapped onto the palette (nearest colour, no dithering)."""
+        return img.quantize(palette=self.image, dither=Image.Dither.NONE)
+
+
+@memo(1)
+def drawing_palette() -> Palette:
+    """The palette Argoat pictures are composed on (:func:`palette`, ready to draw with)."""
+    image = palette()
+    flat = image.getpalette() or []
+    entries = [tuple(flat[i : i + 3]) for i in range(0, len(flat), 3)]
+    ground: dict[int, sp.RGB] = {i: (c[0], c[1], c[2]) for i, c in enumerate(entries)}
+    best: dict[int, int] = {}
+    for colour in sorted(set(_named_colours())):  # a named colour is the ground its entry stands for
+        i = _nearest(image, colour)
+        dist = sum(abs(a - b) for a, b in zip(colour, entries[i], strict=True))
+        if i not in best or dist < best[i]:
+            best[i], ground[i] = dist, colour
+    return Palette(image, flat, ground)

@@ -318,6 +318,27 @@ def fragment_icon(key: str, size: int, lit: bool) -> Image.Image:
 
 
 @memo(32)
+@memo(512)
+def fragment_row(lit: tuple[bool, ...], size: int, step: int) -> Image.Image:
+    """The eight Fragments side by side, ``step`` px apart, each lit or not (RGBA): one sprite
+    for a player's row instead of eight."""
+    img = Image.new("RGBA", (step * (len(lit) - 1) + size, size), (0, 0, 0, 0))
+    for i, (key, on) in enumerate(zip(FRAGMENT_KEYS, lit, strict=False)):
+        img.paste(fragment_icon(key, size, on), (i * step, 0))
+    return img
+
+
+@memo(64)
+def marker_row(colour: str, left: int, size: int, step: int) -> Image.Image:
+    """A player's four Check Markers, ``step`` px apart: ``left`` still to place, then the empty
+    slots (RGBA)."""
+    img = Image.new("RGBA", (step * 3 + size, size), (0, 0, 0, 0))
+    for i in range(4):
+        icon = marker_icon(colour, "", size) if i < left else marker_slot(size, colour)
+        img.paste(icon, (i * step, 0))
+    return img
+
+
 def dragon_icon(size: int) -> Image.Image:
     """The Dragon symbol (RGBA): a red roundel with a white wing."""
     big = size * SS

@@ -5,10 +5,11 @@ same entry at once, and a sprite build uses Pillow's FreeType fonts: a FreeType 
 be used from two threads at the same time (FreeType's documentation of ``FT_Face``; Pillow
 issue #9497 shows the crash on free-threaded Python). All font use in ``render`` happens inside
 a memoised builder, so under this lock. Every build therefore runs under one re-entrant lock
-shared by all the render modules (builders call other builders, hence re-entrant); a cache hit
-takes the lock only for the dictionary look-up (it waits while another thread builds), so once
-``render.warm_up()`` has filled the caches two boards are drawn side by side, and their PNG
-encoding (which releases the GIL) runs in parallel.
+shared by all the render modules (builders call other builders, hence re-entrant). A cache hit
+takes no lock at all: it is one dictionary look-up (atomic under the GIL) and a move to the end
+of the LRU order, so a hit never waits for another thread's build; a miss looks again under the
+lock before building. Once ``render.warm_up()`` has filled the caches, boards drawn side by side
+never meet at the lock, and their PNG encoding (which releases the GIL) runs in parallel.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ BUILD_LOCK = RLock()
 """Held while any sprite, font or palette is built."""
 
 _MEMOS: list[Callable[[], None]] = []
+_MISSING = object()
 _BUILDS = [0]
 
 
@@ -37,12 +39,17 @@ def memo(maxsize: int = 1024) -> Callable[[F], F]:
         @functools.wraps(fn)
         def cached(*args: Any, **kwargs: Any) -> Any:
             key: Hashable = (args, tuple(sorted(kwargs.items()))) if kwargs else args
-            with BUILD_LOCK:
-                try:
+            value = table.get(key, _MISSING)  # a hit takes no lock: one atomic look-up
+            if value is not _MISSING:
+                try:  # noqa: SIM105 (contextlib.suppress costs more on this hot path)
                     table.move_to_end(key)
-                    return table[key]
-                except KeyError:
+                except KeyError:  # evicted by another thread meanwhile: still a valid value
                     pass
+                return value
+            with BUILD_LOCK:
+                value = table.get(key, _MISSING)  # another thread may have built it meanwhile
+                if value is not _MISSING:
+                    return value
                 value = fn(*args, **kwargs)
                 _BUILDS[0] += 1
                 table[key] = value

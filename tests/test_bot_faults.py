@@ -83,9 +83,9 @@ async def test_shutdown_waits_for_a_handler_that_is_still_updating_the_board(wor
     closing = asyncio.create_task(simcord_bot.close_tables())
     await asyncio.sleep(0)
     assert not closing.done()
-    await w.env.advance_time(61)  # the retired message's board (as the turn ended)
+    await w.env.advance_time(61)  # the board (one: the new turn message's, shown on the retired one)
     assert not closing.done()
-    await w.env.advance_time(61)  # the new turn message's board
+    await w.env.advance_time(61)
     await closing
     latest = w.channel.last_message
     assert "took 3 (7 left)" in latest.content and f"▶ {w.bob.mention}" in latest.content

@@ -20,6 +20,7 @@ import render
 from bot.engine.argoat.data import FRONTIERS
 from render import argoat, memo
 from render import argoat_sprites as sp
+from render.argoat_palette import drawing_palette
 from tests.render_argoat.argoat_games import decision_pairs, map_columns, public_views
 
 DISCORD_WIDTH = 550
@@ -325,7 +326,7 @@ def _names_on_cards(view: dict[str, Any], drawing: argoat.Drawing) -> list[tuple
         box = sp.plate_box(f["name"], bool(f["dragon"]), f.get("fragment"), cw, tag.width)
         ox, oy = lay.origin(*cell)
         shown = drawing.image.crop((ox + box[0], oy + box[1], ox + box[2], oy + box[3]))
-        plate = card.crop(box)
+        plate = drawing_palette().quantize(card.crop(box).convert("RGB"))  # as drawn on the palette
         out.append((f["name"], ImageChops.difference(shown, plate).getbbox() is None))
     return out
 
