@@ -45,20 +45,24 @@ def board_images(view: dict[str, Any], previous: dict[str, Any] | None = None) -
     return [("board.png", png)] if png else []
 
 
-_warmed = False
+_warmed: int | None = None
+"""The :func:`memo.clearings` count when the caches were last warmed (None: never)."""
 
 
 def warm_up() -> float:
     """Build every palette, font and the sprites an ordinary board uses, so the first board
     drawn after start-up is as fast as the next ones. Returns the seconds it took (CPU time).
-    Safe to call more than once and from any thread (later calls do nothing)."""
+    Safe to call more than once and from any thread (later calls do nothing until
+    :func:`memo.clear_all` empties the caches)."""
     import time
 
+    from render import memo
+
     global _warmed
-    if _warmed:
+    if _warmed == memo.clearings():
         return 0.0
     started = time.process_time()
     for name in GAMES:
         importlib.import_module(f"{__name__}.{name}_warm").warm_up()
-    _warmed = True
+    _warmed = memo.clearings()
     return time.process_time() - started

@@ -28,6 +28,7 @@ BUILD_LOCK = RLock()
 _MEMOS: list[Callable[[], None]] = []
 _MISSING = object()
 _BUILDS = [0]
+_CLEARED = [0]
 
 
 def memo(maxsize: int = 1024) -> Callable[[F], F]:
@@ -78,3 +79,9 @@ def clear_all() -> None:
     """Empty every memo (tests use it to measure a cold start)."""
     for clear in _MEMOS:
         clear()
+    _CLEARED[0] += 1
+
+
+def clearings() -> int:
+    """How many times :func:`clear_all` has run (a warm-up is void after a clearing)."""
+    return _CLEARED[0]
