@@ -117,6 +117,7 @@ class TableBot(commands.Bot):
         )
         self.tender = Tender(self.host, self.thinker)
         self.tender.on_thinking = self.ui.turns.show_thinking
+        warming_ai = asyncio.ensure_future(self.thinker.start())  # while the rest starts
         await warm_boards()
         self.add_dynamic_items(*components.ALL_ITEMS)
         game_cog = GameCog(self)
@@ -126,6 +127,7 @@ class TableBot(commands.Bot):
             self.tree.add_command(group)
         await sync_commands(self, force=self.force_sync)
         await self.health.start()
+        await warming_ai
         log.info("ready to host: %s", ", ".join(self.registry.names()))
 
     def working(self) -> contextlib.AbstractAsyncContextManager[None]:

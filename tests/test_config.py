@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_DATABASE_PATH, ConfigError, Settings
+from bot.config import DEFAULT_DATABASE_PATH, ConfigError, Settings, default_ai_workers
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -75,7 +75,7 @@ def test_python_m_bot_with_bad_guild_id_exits_2(tmp_path):
 
 def test_ai_settings_are_read_and_checked():
     s = Settings.load({"DISCORD_TOKEN": "abc"}, dotenv=None)
-    assert (s.ai_workers, s.ai_budget) == (1, None)
+    assert (s.ai_workers, s.ai_budget) == (default_ai_workers(), None)
     s = Settings.load({"DISCORD_TOKEN": "abc", "AI_WORKERS": "0", "AI_BUDGET": "0.25"}, dotenv=None)
     assert (s.ai_workers, s.ai_budget) == (0, 0.25)
     for bad in ({"AI_WORKERS": "two"}, {"AI_WORKERS": "-1"}, {"AI_BUDGET": "fast"}, {"AI_BUDGET": "0"}):

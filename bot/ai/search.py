@@ -111,11 +111,11 @@ class ISMCTS:
         self.iterations = 0
 
     def run(self, iterations: int | None = None, deadline: float | None = None) -> SearchResult:
-        """Iterate ``iterations`` times, or until ``time.process_time()`` passes ``deadline``
-        (CPU seconds of this process: the search's strength does not drop on a busy machine)."""
+        """Iterate ``iterations`` times, or until ``time.monotonic()`` passes ``deadline``
+        (wall-clock seconds: the answer comes on time however busy the machine is)."""
         if iterations is None and deadline is None:
             raise ValueError("give iterations or a deadline")
-        clock: Callable[[], float] = time.process_time
+        clock: Callable[[], float] = time.monotonic
         while True:
             if iterations is not None and self.iterations >= iterations:
                 break
