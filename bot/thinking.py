@@ -175,6 +175,8 @@ class Thinker:
         """Decisions not yet sent to a worker, per table; the dict's order is the rotation."""
         self._busy = 0
         self._serving: set[asyncio.Task[None]] = set()
+        self.warm_workers: set[int] = set()
+        """The process ids of the workers :meth:`start` saw ready (warmed up)."""
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -206,6 +208,7 @@ class Thinker:
                     return
                 pings = [loop.run_in_executor(pool, _ready) for _ in range(self.workers)]
                 seen.update(await asyncio.gather(*pings))
+                self.warm_workers = seen & set(self.worker_pids())
         except (OSError, BrokenProcessPool) as exc:
             log.warning("could not start the AI workers (%s); the first bot move tries again", exc)
             if pool is not None:
