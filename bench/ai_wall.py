@@ -153,8 +153,10 @@ def report(label: str, runs: list[dict[str, Any]]) -> None:
     ranks = list(zip(*(walls for r in runs for walls in r["rounds"]), strict=True))
     worst = max(max(walls) for walls in ranks)
     print(f"{label} ({runs[0]['workers']} AI worker(s)):")
-    print(f"  start-up {start_up:.2f} s; first decision {first:.2f} s, later ones {later:.2f} s (median):"
-          f" first/later {first / later:.2f}x")
+    print(
+        f"  start-up {start_up:.2f} s; first decision {first:.2f} s, later ones {later:.2f} s (median):"
+        f" first/later {first / later:.2f}x"
+    )
     medians = ", ".join(
         f"{n} {statistics.median(walls):.2f} s ({statistics.median(walls) / budget:.2f}x)"
         for n, walls in zip(("1st", "2nd", "3rd", "4th"), ranks, strict=True)
