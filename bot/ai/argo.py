@@ -110,7 +110,7 @@ def projections(st: State) -> tuple[list[float], float, bool]:
         if info.kind == POD:
             free_seats += len(info.seats) - len(occupants)
             for seat_index, aid in enumerate(occupants):
-                value = info.seats[seat_index] * (2 if _role(aid) == CHIEF else 1)
+                value = float(info.seats[seat_index] * (2 if _role(aid) == CHIEF else 1))
                 points[_owner(aid)] += keep * value
         else:
             free.extend(occupants)
@@ -141,7 +141,6 @@ def _shares(points: list[float]) -> list[float]:
     return shares
 
 
-@register("Argo")
 class ArgoPolicy(Policy):
     """Argo: weighted rollouts of two turns, scored by points, Pods and the Aliens' threat."""
 
@@ -365,3 +364,6 @@ def _activation_weight(st: State, seat: int, action: Action, control: int) -> fl
 
 
 __all__ = ["ArgoPolicy", "projections", "weights"]
+
+
+register("Argo")(ArgoPolicy)  # not a decorator: mypyc cannot compile a decorated subclass
