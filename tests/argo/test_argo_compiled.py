@@ -1,7 +1,7 @@
-"""The Argo engine compiled with mypyc (``ARGO_COMPILE=1``, see setup.py) behaves exactly like
-the plain-Python engine: a copy of the project is compiled in a temporary folder, then the Argo
-engine tests (the golden corpus, the copy and property tests, the contract) and the tests of
-the AI run there against the compiled modules."""
+"""The Argo engine and the AI's search compiled with mypyc (``ARGO_COMPILE=1``, see setup.py)
+behave exactly like the plain-Python code: a copy of the project is compiled in a temporary
+folder, then the Argo engine tests (the golden corpus, the copy and property tests, the contract)
+and the tests of the AI run there against the compiled modules."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import pytest
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("ARGO_COMPILE_TEST") != "1",
-    reason="compiling the Argo engine with mypyc takes about 100 s and needs gcc and the Python "
+    reason="compiling the Argo engine and the AI with mypyc takes about 2 minutes and needs gcc and the Python "
     "headers: set ARGO_COMPILE_TEST=1 to run it (.ci/run does)",
 )
 
@@ -47,19 +47,23 @@ def test_the_compiled_engine_passes_the_argo_and_ai_tests(tmp_path):
     built = _run([sys.executable, "setup.py", "build_ext", "--inplace"], project, ARGO_COMPILE="1")
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     assert list((project / "bot/engine/argo").glob("game.*.so")), "no compiled module was built"
+    compiled_ai = {p.name.split(".")[0] for p in (project / "bot/ai").glob("*.so")}
+    assert {"__init__", "search", "policy", "argo", "argoat"} <= compiled_ai, compiled_ai
 
     probe = _run(
         [
             sys.executable,
             "-c",
-            "import bot.engine.argo as a, bot.engine.argo.game as g; print(a.COMPILED, g.__file__)",
+            "import bot.engine.argo as a, bot.engine.argo.game as g, bot.ai.search as s;"
+            " print(a.COMPILED, g.__file__, s.__file__)",
         ],
         project,
     )
     assert probe.returncode == 0, probe.stderr
-    compiled, where = probe.stdout.split()
-    assert compiled == "True" and where.endswith(".so"), probe.stdout
+    compiled, where, search = probe.stdout.split()
+    assert compiled == "True" and where.endswith(".so") and search.endswith(".so"), probe.stdout
     assert Path(where).is_relative_to(project), f"the copy imported another tree's engine: {where}"
+    assert Path(search).is_relative_to(project), f"the copy imported another tree's search: {search}"
 
     # The start-up line says the engine runs compiled, and names a module edited after it was built.
     status = "from bot.engine import compiled; print(compiled.describe())"
