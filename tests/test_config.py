@@ -88,5 +88,8 @@ def test_the_start_up_line_says_the_argo_engine_runs_as_plain_python():
 
     # The suite tests the source (test_argo_compiled.py tests a build of it)
     assert not argo.COMPILED, "compiled Argo modules shadow the source: delete bot/engine/argo/*.so"
+    import bot.ai.search
+
+    assert bot.ai.search.__file__.endswith(".py"), "a compiled search shadows the source: delete bot/ai/*.so"
     assert compiled.stale_modules() == []
     assert compiled.describe().startswith("Argo engine: plain Python")
