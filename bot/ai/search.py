@@ -25,11 +25,12 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from bot.ai.policy import Policy
 from bot.engine.core import SYSTEM, TIMEOUT, Action, Game, IllegalAction
 
-WAIT = "(wait)"
+WAIT: Final = "(wait)"
 """The root's pseudo-move for an optional out-of-turn chance: do nothing, let the game go on."""
 
 Key = tuple[str, str]
