@@ -50,39 +50,29 @@ def _registry() -> GameRegistry:
     return _REGISTRY
 
 
-def budget_left(level: str, budget_s: float | None, asked_at: float | None) -> float | None:
-    """The search time a decision asked at ``asked_at`` (``time.monotonic()``) still has: its
+def budget_left(level: str, budget_s: float | None, asked_at: float) -> float | None:
+    """The search time a decision asked at ``asked_at`` (``time.perf_counter()``) still has: its
     budget (``budget_s`` or the level's) less the time it has waited, at least
     :data:`MIN_SHARE` of it. None for a level without a budget (``random``)."""
     from bot.ai import LEVELS
 
     full = budget_s if budget_s is not None else LEVELS[level].budget_s if level in LEVELS else None
-    if full is None or asked_at is None:
-        return full
-    return max(asked_at + full - time.monotonic(), MIN_SHARE * full)
+    if full is None:
+        return None
+    return max(asked_at + full - time.perf_counter(), MIN_SHARE * full)
 
 
 def decide(
-    game_name: str,
-    state: dict[str, Any],
-    seat: str,
-    level: str,
-    seed: int,
-    budget_s: float | None,
-    asked_at: float | None = None,
+    game_name: str, state: dict[str, Any], seat: str, level: str, seed: int, budget_s: float | None
 ) -> Action | None:
-    """The bot's choice for ``seat`` in the game stored as ``state`` (runs in a worker).
-
-    ``asked_at`` is when the table asked (``time.monotonic()``, the same clock in every process
-    of this machine): the search ends by then plus the budget (see :func:`budget_left`)."""
+    """The bot's choice for ``seat`` in the game stored as ``state`` (runs in a worker)."""
     from bot.ai import choose_action  # imported in the worker, not at the bot's start
 
     game_cls = _registry().get(game_name)
     if game_cls is None:
         raise LookupError(f"unknown game {game_name}")
     game = game_cls.from_json(state)
-    budget = budget_left(level, budget_s, asked_at)
-    return choose_action(game, seat, level=level, seed=seed, budget_s=budget)
+    return choose_action(game, seat, level=level, seed=seed, budget_s=budget_s)
 
 
 def _exit_with_parent() -> None:
@@ -148,7 +138,7 @@ class _Decision:
         self.seat = seat
         self.level = level
         self.seed = seed
-        self.asked_at = time.monotonic()
+        self.asked_at = time.perf_counter()  # not time.monotonic(): tests may run it virtually
         self.answer: asyncio.Future[Action | None] = asyncio.get_running_loop().create_future()
 
 
@@ -199,11 +189,11 @@ class Thinker:
         loop = asyncio.get_running_loop()
         pool: Executor | None = None
         seen: set[int] = set()
-        until = time.monotonic() + WARM_SECONDS
+        until = time.perf_counter() + WARM_SECONDS
         try:
             pool = self._executor()
             while not set(self.worker_pids()) <= seen or not seen:
-                if time.monotonic() > until:
+                if time.perf_counter() > until:
                     log.warning("the AI workers took over %.0f s to warm up", WARM_SECONDS)
                     return
                 pings = [loop.run_in_executor(pool, _ready) for _ in range(self.workers)]
@@ -304,7 +294,8 @@ class Thinker:
 
             return await asyncio.get_running_loop().run_in_executor(self._executor(), think)
         name = decision.game_name
-        args = (name, decision.state, seat, level, seed, self.budget_s, decision.asked_at)
+        # what is left of the budget when a worker takes it (the pool holds no queue of its own)
+        args = (name, decision.state, seat, level, seed, budget_left(level, self.budget_s, decision.asked_at))
         try:
             try:
                 return await self._submit(args)

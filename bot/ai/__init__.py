@@ -104,7 +104,7 @@ def decide(
         result = search.run(iterations=iterations)
     else:
         budget = spec.budget_s if budget_s is None else budget_s
-        result = search.run(deadline=time.monotonic() + budget)
+        result = search.run(deadline=time.perf_counter() + budget)
     return result.action, result
 
 

@@ -112,11 +112,11 @@ class ISMCTS:
         self.iterations = 0
 
     def run(self, iterations: int | None = None, deadline: float | None = None) -> SearchResult:
-        """Iterate ``iterations`` times, or until ``time.monotonic()`` passes ``deadline``
+        """Iterate ``iterations`` times, or until ``time.perf_counter()`` passes ``deadline``
         (wall-clock seconds: the answer comes on time however busy the machine is)."""
         if iterations is None and deadline is None:
             raise ValueError("give iterations or a deadline")
-        clock: Callable[[], float] = time.monotonic
+        clock: Callable[[], float] = time.perf_counter
         while True:
             if iterations is not None and self.iterations >= iterations:
                 break
