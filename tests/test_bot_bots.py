@@ -251,7 +251,7 @@ async def test_a_restart_while_a_bot_is_thinking_plays_its_move_once_afterwards(
 
     thinking = []
 
-    async def slow(game, seat, level, seed):  # the old bot's search is still running at the restart
+    async def slow(game, seat, level, seed, **where):  # the old bot's search is still running at the restart
         thinking.append(seat)
         await asyncio.sleep(2 * HOUR)
         raise AssertionError("the old bot's search should have been stopped by the restart")
