@@ -105,6 +105,7 @@ class TableBot(commands.Bot):
         from cogs.shortcuts import shortcut_groups
         from cogs.turns import warm_boards
 
+        warming_ai = asyncio.ensure_future(self.thinker.start())  # while the rest starts
         store = self._store or await open_store(self.settings.database, timeout=self.settings.db_timeout)
         seeding = {"seeder": self._seeder} if self._seeder is not None else {}
         self.host = TableHost(
@@ -117,7 +118,6 @@ class TableBot(commands.Bot):
         )
         self.tender = Tender(self.host, self.thinker)
         self.tender.on_thinking = self.ui.turns.show_thinking
-        warming_ai = asyncio.ensure_future(self.thinker.start())  # while the rest starts
         await warm_boards()
         self.add_dynamic_items(*components.ALL_ITEMS)
         game_cog = GameCog(self)
