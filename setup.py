@@ -15,6 +15,6 @@ ext_modules = []
 if os.environ.get("ARGO_COMPILE") == "1" and not os.environ.get("ARGO_LISTING_REQUIRES"):
     from mypyc.build import mypycify
 
-    ext_modules = mypycify(["bot/engine/argo"], opt_level="3")
+    ext_modules = mypycify(["bot/engine/argo", "bot/ai"], opt_level="3")
 
 setup(ext_modules=ext_modules)

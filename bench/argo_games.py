@@ -107,10 +107,11 @@ def extract(commit: str, into: Path) -> Path:
 
 
 def copy_tree(into: Path) -> Path:
-    """This tree's ``bot/`` package (sources only) and its build hook, copied under ``into``."""
+    """This tree's ``bot/`` package (sources only), its build hook and settings, copied under ``into``."""
     ignore = shutil.ignore_patterns("__pycache__", "*.so", "*.c")
     shutil.copytree(ROOT / "bot", into / "bot", ignore=ignore)
     shutil.copy2(ROOT / "setup.py", into / "setup.py")
+    shutil.copy2(ROOT / "pyproject.toml", into / "pyproject.toml")  # mypy's settings, for mypyc
     return into
 
 

@@ -106,6 +106,7 @@ class TableBot(commands.Bot):
         from cogs.shortcuts import shortcut_groups
         from cogs.turns import warm_boards
 
+        warming_ai = asyncio.ensure_future(self.thinker.start())  # while the rest starts
         store = self._store or await open_store(self.settings.database, timeout=self.settings.db_timeout)
         seeding = {"seeder": self._seeder} if self._seeder is not None else {}
         self.host = TableHost(
@@ -127,6 +128,7 @@ class TableBot(commands.Bot):
             self.tree.add_command(group)
         await sync_commands(self, force=self.force_sync)
         await self.health.start()
+        await warming_ai
         log.info("ready to host: %s", ", ".join(self.registry.names()))
 
     def working(self) -> contextlib.AbstractAsyncContextManager[None]:

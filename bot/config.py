@@ -7,7 +7,7 @@ import os
 import re
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -24,6 +24,15 @@ class ConfigError(Exception):
     """A missing or invalid setting; ``str(exc)`` is one line saying what and how to fix it."""
 
 
+def default_ai_workers() -> int:
+    """AI worker processes when AI_WORKERS is not set: one per core this process may use, at most 4."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return min(4, cores)
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything the bot needs to run (see ``.env.example`` for each setting)."""
@@ -33,7 +42,7 @@ class Settings:
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     table_cache: int = DEFAULT_TABLE_CACHE
-    ai_workers: int = 1
+    ai_workers: int = field(default_factory=default_ai_workers)
     """Processes the bots think in (0: one thread of the bot's own process)."""
     ai_budget: float | None = None
     """Seconds every bot decision may take, whatever its level (None: each level's own budget)."""
@@ -119,7 +128,7 @@ class Settings:
                 )
             table_cache = int(raw_cache)
         raw_workers = values.get("AI_WORKERS", "").strip()
-        ai_workers = 1
+        ai_workers = default_ai_workers()
         if raw_workers:
             if not raw_workers.isdigit() or int(raw_workers) > 64:
                 raise ConfigError(

@@ -149,7 +149,7 @@ class Tender:
         ``on_thinking`` is told (the turn message says so) while it goes on."""
         assert table.game is not None
         choosing = asyncio.ensure_future(
-            self.thinker.choose(table.game, seat, level, self._seed(table, seat))
+            self.thinker.choose(table.game, seat, level, self._seed(table, seat), table=table.record.id)
         )
         done, _ = await asyncio.wait({choosing}, timeout=THINKING_NOTICE_SECONDS)
         if not done and self.on_thinking is not None:

@@ -1,14 +1,25 @@
 """Running the AI off the event loop: a pool of worker processes (or one thread) that take a
-game's JSON and return the action a bot seat chooses."""
+game's JSON and return the action a bot seat chooses.
+
+The pool is started and warmed when the bot starts (:meth:`Thinker.start`). Decisions wait in
+this process, one queue per table, and go to a free worker round-robin between the tables, so no
+table's bots wait behind a long run of another table's. A decision's time budget is wall-clock
+time counted from the moment its table asked: a decision that waited for a worker searches for
+what is left of it (at least :data:`MIN_SHARE` of it).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import multiprocessing.connection
 import os
 import threading
+import time
+from collections import deque
+from collections.abc import Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -21,22 +32,43 @@ log = logging.getLogger(__name__)
 
 _REGISTRY: GameRegistry | None = None
 
+MIN_SHARE = 0.1
+"""The share of its budget a decision still searches when it waited for a worker that long."""
+WARM_SECONDS = 60.0
+"""How long :meth:`Thinker.start` waits for every worker to be ready before it lets the bot go on."""
+
 
 class AIUnavailable(RuntimeError):
     """The AI workers could not answer this decision (a worker died during it, and again after
     the workers were restarted, or none could be started); nothing was decided."""
 
 
+def _registry() -> GameRegistry:
+    global _REGISTRY
+    if _REGISTRY is None:
+        _REGISTRY = GameRegistry(discover())
+    return _REGISTRY
+
+
+def budget_left(level: str, budget_s: float | None, asked_at: float) -> float | None:
+    """The search time a decision asked at ``asked_at`` (``time.perf_counter()``) still has: its
+    budget (``budget_s`` or the level's) less the time it has waited, at least
+    :data:`MIN_SHARE` of it. None for a level without a budget (``random``)."""
+    from bot.ai import LEVELS
+
+    full = budget_s if budget_s is not None else LEVELS[level].budget_s if level in LEVELS else None
+    if full is None:
+        return None
+    return max(asked_at + full - time.perf_counter(), MIN_SHARE * full)
+
+
 def decide(
     game_name: str, state: dict[str, Any], seat: str, level: str, seed: int, budget_s: float | None
 ) -> Action | None:
     """The bot's choice for ``seat`` in the game stored as ``state`` (runs in a worker)."""
-    global _REGISTRY
     from bot.ai import choose_action  # imported in the worker, not at the bot's start
 
-    if _REGISTRY is None:
-        _REGISTRY = GameRegistry(discover())
-    game_cls = _REGISTRY.get(game_name)
+    game_cls = _registry().get(game_name)
     if game_cls is None:
         raise LookupError(f"unknown game {game_name}")
     game = game_cls.from_json(state)
@@ -62,16 +94,65 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
+def warm() -> None:
+    """Do once what a worker's first decision would: import the AI and every game, and make one
+    tiny decision per game (engine tables and caches filled). Failures are only logged: the
+    decision that meets them will report them."""
+    try:
+        from bot.ai import choose_action
+
+        _registry()
+        for game_cls in discover():
+            players = tuple(f"warm{i}" for i in range(max(2, game_cls.min_players)))
+            game = game_cls.new(players, 0, {})
+            prompt = game.prompt()
+            if prompt is not None and prompt.player is not None:
+                choose_action(game, prompt.player, level="hard", seed=0, iterations=8)
+    except Exception:
+        log.exception("warming up an AI worker failed")
+
+
+def _start_worker() -> None:
+    """A worker's initializer: watch the bot, then warm up before taking any decision."""
+    _exit_with_parent()
+    warm()
+
+
+def _ready() -> int:
+    """A warmed worker's answer to "are you there?": its process id (a worker takes tasks only
+    once its initializer is done). The pause lets the other workers answer the other pings."""
+    time.sleep(0.02)
+    return os.getpid()
+
+
+class _Decision:
+    """A decision waiting for a worker: what to decide, and where its answer goes."""
+
+    __slots__ = ("answer", "asked_at", "copy", "game_name", "level", "seat", "seed", "state")
+
+    def __init__(self, game: Game, seat: str, level: str, seed: int, *, thread: bool) -> None:
+        # the game as it is now: a thread searches a copy, a worker process gets its JSON
+        self.game_name = game.name
+        self.copy = game.clone() if thread else None
+        self.state = None if thread else game.to_json()
+        self.seat = seat
+        self.level = level
+        self.seed = seed
+        self.asked_at = time.perf_counter()  # not time.monotonic(): tests may run it virtually
+        self.answer: asyncio.Future[Action | None] = asyncio.get_running_loop().create_future()
+
+
 class Thinker:
     """Answers "what does this bot do now?" without blocking the event loop.
 
     ``workers`` processes search in parallel (the search is CPU-bound Python: threads would take
     turns at the GIL with the event loop); ``workers=0`` searches on one thread of this process
     instead (tests, and tiny deployments). ``budget_s`` overrides every level's time budget.
+    Decisions wait here, one queue per table, and a free worker takes the next table's in turn.
 
-    When a worker dies, every decision it had taken or queued fails at once: the first of them
-    starts one new pool and all of them are tried again there. A decision that fails again
-    raises :class:`AIUnavailable`.
+    When a worker dies, every decision it had taken fails at once: the first of them starts one
+    new pool and all of them are tried again there. A decision that fails again raises
+    :class:`AIUnavailable`.
     """
 
     def __init__(self, workers: int = 1, budget_s: float | None = None) -> None:
@@ -80,21 +161,53 @@ class Thinker:
         self._pool: Executor | None = None
         self.pools_started = 0
         """How many worker pools this thinker has started (1 + one per restart after a death)."""
+        self._waiting: dict[Hashable, deque[_Decision]] = {}
+        """Decisions not yet sent to a worker, per table; the dict's order is the rotation."""
+        self._busy = 0
+        self._serving: set[asyncio.Task[None]] = set()
+        self.warm_workers: set[int] = set()
+        """The process ids of the workers :meth:`start` saw ready (warmed up)."""
 
     def _executor(self) -> Executor:
         if self._pool is None:
             if self.workers > 0:
                 context = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(
-                    max_workers=self.workers, mp_context=context, initializer=_exit_with_parent
+                    max_workers=self.workers, mp_context=context, initializer=_start_worker
                 )
             else:
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
             self.pools_started += 1
         return self._pool
 
+    async def start(self) -> None:
+        """Start every worker and wait (at most :data:`WARM_SECONDS`) until each has warmed up,
+        so that the first bot move does not pay for it. If that fails it is logged; the first
+        decision tries again."""
+        if self.workers == 0:
+            return
+        loop = asyncio.get_running_loop()
+        pool: Executor | None = None
+        seen: set[int] = set()
+        until = time.perf_counter() + WARM_SECONDS
+        try:
+            pool = self._executor()
+            while not set(self.worker_pids()) <= seen or not seen:
+                if time.perf_counter() > until:
+                    log.warning("the AI workers took over %.0f s to warm up", WARM_SECONDS)
+                    return
+                pings = [loop.run_in_executor(pool, _ready) for _ in range(self.workers)]
+                seen.update(await asyncio.gather(*pings))
+                self.warm_workers = seen & set(self.worker_pids())
+        except (OSError, BrokenProcessPool) as exc:
+            log.warning("could not start the AI workers (%s); the first bot move tries again", exc)
+            if pool is not None:
+                self._retire(pool)
+            return
+        log.info("%d AI worker(s) started and warm", len(seen))
+
     def worker_pids(self) -> list[int]:
-        """The process ids of the current pool's workers (none before the first decision)."""
+        """The process ids of the current pool's workers (none before the pool is started)."""
         pool = self._pool
         if not isinstance(pool, ProcessPoolExecutor):
             return []
@@ -125,20 +238,64 @@ class Thinker:
             raise
 
     @metrics.times_decisions
-    async def choose(self, game: Game, seat: str, level: str, seed: int) -> Action | None:
+    async def choose(
+        self, game: Game, seat: str, level: str, seed: int, *, table: Hashable = None
+    ) -> Action | None:
         """The action the bot at ``level`` takes for ``seat`` (None: it lets an optional chance go).
 
-        Raises :class:`AIUnavailable` if the workers die during it twice."""
-        loop = asyncio.get_running_loop()
-        if self.workers == 0:  # a thread can search a copy of the game itself
+        ``table`` names the queue the decision waits in (decisions of different tables take
+        turns for the workers). Raises :class:`AIUnavailable` if the workers die during it twice."""
+        decision = _Decision(game, seat, level, seed, thread=self.workers == 0)
+        self._waiting.setdefault(table, deque()).append(decision)
+        self._dispatch()
+        return await decision.answer
+
+    def _dispatch(self) -> None:
+        """Hand waiting decisions to free workers, one table after the other."""
+        while self._busy < max(1, self.workers) and self._waiting:
+            table = next(iter(self._waiting))
+            queue = self._waiting.pop(table)
+            decision = queue.popleft()
+            if queue:
+                self._waiting[table] = queue  # to the back of the rotation
+            if decision.answer.done():  # given up while it waited
+                continue
+            self._busy += 1
+            task = asyncio.ensure_future(self._serve(decision))
+            self._serving.add(task)
+            task.add_done_callback(self._serving.discard)
+
+    async def _serve(self, decision: _Decision) -> None:
+        try:
+            action = await self._decide(decision)
+        except asyncio.CancelledError:
+            decision.answer.cancel()
+            raise
+        except Exception as exc:
+            if not decision.answer.done():
+                decision.answer.set_exception(exc)
+        else:
+            if not decision.answer.done():
+                decision.answer.set_result(action)
+        finally:
+            self._busy -= 1
+            self._dispatch()
+
+    async def _decide(self, decision: _Decision) -> Action | None:
+        seat, level, seed = decision.seat, decision.level, decision.seed
+        if decision.copy is not None:  # a thread searches the copy made when the table asked
             from bot.ai import choose_action
 
-            copy = game.clone()
-            return await loop.run_in_executor(
-                self._executor(),
-                lambda: choose_action(copy, seat, level=level, seed=seed, budget_s=self.budget_s),
-            )
-        args = (game.name, game.to_json(), seat, level, seed, self.budget_s)
+            game = decision.copy
+
+            def think() -> Action | None:
+                budget = budget_left(level, self.budget_s, decision.asked_at)
+                return choose_action(game, seat, level=level, seed=seed, budget_s=budget)
+
+            return await asyncio.get_running_loop().run_in_executor(self._executor(), think)
+        name = decision.game_name
+        # what is left of the budget when a worker takes it (the pool holds no queue of its own)
+        args = (name, decision.state, seat, level, seed, budget_left(level, self.budget_s, decision.asked_at))
         try:
             try:
                 return await self._submit(args)
@@ -147,11 +304,17 @@ class Thinker:
                     log.warning("an AI worker died; starting a new pool and retrying its decisions")
                 return await self._submit(args)
         except BrokenProcessPool as exc:
-            log.error("an AI worker died again during a decision for %s; giving it up", game.name)
+            log.error("an AI worker died again during a decision for %s; giving it up", name)
             raise AIUnavailable("the AI workers stopped twice during this decision") from exc
 
     def close(self) -> None:
-        """Stop the workers (a search in progress is abandoned; it is simply done again later)."""
+        """Stop the workers (a search in progress is abandoned; it is simply done again later)
+        and give up the decisions still waiting."""
+        for queue in self._waiting.values():
+            for decision in queue:
+                with contextlib.suppress(RuntimeError):  # its event loop is already closed
+                    decision.answer.cancel()
+        self._waiting.clear()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

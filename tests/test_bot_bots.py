@@ -253,7 +253,7 @@ async def test_a_restart_while_a_bot_is_thinking_plays_its_move_once_afterwards(
 
     thinking = []
 
-    async def slow(game, seat, level, seed):  # the old bot's search is still running at the restart
+    async def slow(game, seat, level, seed, **where):  # the old bot's search is still running at the restart
         thinking.append(seat)
         await asyncio.sleep(2 * HOUR)
         raise AssertionError("the old bot's search should have been stopped by the restart")
@@ -292,6 +292,9 @@ async def test_a_restart_while_a_bot_is_thinking_plays_its_move_once_afterwards(
 async def test_a_bot_decides_in_a_worker_process(world, simcord_bot, seeds, workers):
     w = world
     seeds.value = 3
+    # The worker was started and warmed when the bot started, before any bot had to move.
+    started = simcord_bot.thinker.worker_pids()
+    assert len(started) == 1 and simcord_bot.thinker.warm_workers == set(started)
     lobby = (await w.alice.slash(w.channel, "game new", game="Argo", options="bots=1 tm_wait=0")).response
     try:
         await w.alice.click(lobby, label="Start")
@@ -306,6 +309,7 @@ async def test_a_bot_decides_in_a_worker_process(world, simcord_bot, seeds, work
         pool = simcord_bot.thinker._pool
         assert isinstance(pool, ProcessPoolExecutor)
         assert pool._processes and all(pid != os.getpid() for pid in pool._processes)
+        assert simcord_bot.thinker.worker_pids() == started and simcord_bot.thinker.pools_started == 1
         table = await live(simcord_bot, w)
         assert table.game.prompt().player == str(w.alice.id)
         assert "Bot 2 (normal)" in w.channel.last_message.content

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import DEFAULT_DATABASE_PATH, ConfigError, Settings
+from bot.config import DEFAULT_DATABASE_PATH, ConfigError, Settings, default_ai_workers
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -75,7 +75,7 @@ def test_python_m_bot_with_bad_guild_id_exits_2(tmp_path):
 
 def test_ai_settings_are_read_and_checked():
     s = Settings.load({"DISCORD_TOKEN": "abc"}, dotenv=None)
-    assert (s.ai_workers, s.ai_budget) == (1, None)
+    assert (s.ai_workers, s.ai_budget) == (default_ai_workers(), None)
     s = Settings.load({"DISCORD_TOKEN": "abc", "AI_WORKERS": "0", "AI_BUDGET": "0.25"}, dotenv=None)
     assert (s.ai_workers, s.ai_budget) == (0, 0.25)
     for bad in ({"AI_WORKERS": "two"}, {"AI_WORKERS": "-1"}, {"AI_BUDGET": "fast"}, {"AI_BUDGET": "0"}):
@@ -88,5 +88,8 @@ def test_the_start_up_line_says_the_argo_engine_runs_as_plain_python():
 
     # The suite tests the source (test_argo_compiled.py tests a build of it)
     assert not argo.COMPILED, "compiled Argo modules shadow the source: delete bot/engine/argo/*.so"
+    import bot.ai.search
+
+    assert bot.ai.search.__file__.endswith(".py"), "a compiled search shadows the source: delete bot/ai/*.so"
     assert compiled.stale_modules() == []
     assert compiled.describe().startswith("Argo engine: plain Python")

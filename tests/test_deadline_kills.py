@@ -145,10 +145,10 @@ class SlowThinker(Thinker):
         self.thinking = asyncio.Event()
         self.answer = asyncio.Event()
 
-    async def choose(self, game, seat, level, seed):
+    async def choose(self, game, seat, level, seed, **where):
         self.thinking.set()
         await self.answer.wait()
-        return await super().choose(game, seat, level, seed)
+        return await super().choose(game, seat, level, seed, **where)
 
 
 async def test_a_graceful_shutdown_during_a_takeover_leaves_it_to_the_next_start(tmp_path):

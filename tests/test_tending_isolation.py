@@ -62,10 +62,10 @@ async def test_an_ai_that_raises_at_one_table_stops_neither_the_other_table_nor_
     bot = w.env.bot
     real_choose = bot.thinker.choose
 
-    async def choose(game, seat, level, seed):
+    async def choose(game, seat, level, seed, **where):
         if game.to_json()["options"]["pile"] == 40:  # the first table's game
             raise RuntimeError("the search blew up")
-        return await real_choose(game, seat, level, seed)
+        return await real_choose(game, seat, level, seed, **where)
 
     monkeypatch.setattr(bot.thinker, "choose", choose)
     caplog.set_level(logging.INFO)

@@ -23,7 +23,7 @@ class Level:
 
     name: str
     budget_s: float
-    """Search time per decision in CPU seconds (production); ``iterations=`` replaces it in tests."""
+    """Search time per decision in wall-clock seconds (production); ``iterations=`` replaces it in tests."""
     mistakes: float = 0.0
     """Chance of skipping the search for a quick policy move or a random one."""
     random_share: float = 0.5
@@ -104,7 +104,7 @@ def decide(
         result = search.run(iterations=iterations)
     else:
         budget = spec.budget_s if budget_s is None else budget_s
-        result = search.run(deadline=time.process_time() + budget)
+        result = search.run(deadline=time.perf_counter() + budget)
     return result.action, result
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 import random
 from collections import deque
-from typing import Any
+from typing import Any, Final
 
 from bot.ai.policy import Policy, plain, register
 from bot.engine.argo import station
@@ -52,17 +52,17 @@ from bot.engine.argo.data import (
 from bot.engine.argo.state import State
 from bot.engine.core import Action, Game, Result
 
-POD_KEEP = 0.75
+POD_KEEP: Final = 0.75
 """Chance a seated Astronaut's Pod leaves before the end (lower once the last tile is built)."""
-FREE_SEAT = 1.1
+FREE_SEAT: Final = 1.1
 """What an Astronaut still free in the station is worth, when there are seats for everyone."""
-THREAT = 0.45
+THREAT: Final = 0.45
 """Chance an Astronaut with an Alien one step away dies before the next round."""
-SHARE_SCALE = 2.0
+SHARE_SCALE: Final = 2.0
 """Points of margin that make the share of the lead ~0.73 (a logistic's scale)."""
-ALIEN_SCALE = 1.5
+ALIEN_SCALE: Final = 1.5
 """Points of lead over the Aliens that make P(humans beat the Aliens) ~0.73."""
-SURVIVAL_WEIGHT = 0.75
+SURVIVAL_WEIGHT: Final = 0.75
 """Weight of beating the Aliens (and the others) against merely having more than the others."""
 
 
@@ -110,7 +110,7 @@ def projections(st: State) -> tuple[list[float], float, bool]:
         if info.kind == POD:
             free_seats += len(info.seats) - len(occupants)
             for seat_index, aid in enumerate(occupants):
-                value = info.seats[seat_index] * (2 if _role(aid) == CHIEF else 1)
+                value = float(info.seats[seat_index] * (2 if _role(aid) == CHIEF else 1))
                 points[_owner(aid)] += keep * value
         else:
             free.extend(occupants)
@@ -141,7 +141,6 @@ def _shares(points: list[float]) -> list[float]:
     return shares
 
 
-@register("Argo")
 class ArgoPolicy(Policy):
     """Argo: weighted rollouts of two turns, scored by points, Pods and the Aliens' threat."""
 
@@ -220,7 +219,7 @@ class ArgoPolicy(Policy):
 
 
 def _is_control_room(action: Action) -> bool:
-    kind = action["type"]
+    kind: str = action["type"]
     if kind == "timemachine":
         action = action["do"]
         kind = action["type"]
@@ -255,7 +254,7 @@ def weights(st: State, seat: int, actions: list[Action]) -> list[float]:
     control = sum(1 for a in actions if a["type"] == "activate" and TILES[a["module"]].kind == CONTROL_ROOM)
     out: list[float] = []
     for action in actions:
-        kind = action["type"]
+        kind: str = action["type"]
         if kind == "timemachine":
             out.append(0.3 / len(actions))
             continue
@@ -365,3 +364,6 @@ def _activation_weight(st: State, seat: int, action: Action, control: int) -> fl
 
 
 __all__ = ["ArgoPolicy", "projections", "weights"]
+
+
+register("Argo")(ArgoPolicy)  # not a decorator: mypyc cannot compile a decorated subclass

@@ -191,7 +191,6 @@ def _destination(pos: Coord, action: Action) -> Coord:
     return x, y
 
 
-@register("Argoat")
 class ArgoatPolicy(Policy):
     """Argoat: goal-directed rollouts of two turns each, scored as a race to Eden."""
 
@@ -404,3 +403,6 @@ def _weighted(options: list[Action], weights: list[float], rng: random.Random) -
 
 
 __all__ = ["ArgoatPolicy", "goal_distances", "goals", "knowledge", "progress"]
+
+
+register("Argoat")(ArgoatPolicy)  # not a decorator: mypyc cannot compile a decorated subclass

@@ -9,11 +9,11 @@ equal share of 1; an unfinished position is a draw). Games with a policy of thei
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 from bot.engine.core import Action, Game, Result
 
-SKIPPED = frozenset({"undo", "cancel"})
+SKIPPED: Final = frozenset({"undo", "cancel"})
 """Action types the search never plays when anything else is legal (they only go back)."""
 
 

@@ -25,11 +25,12 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from bot.ai.policy import Policy
 from bot.engine.core import SYSTEM, TIMEOUT, Action, Game, IllegalAction
 
-WAIT = "(wait)"
+WAIT: Final = "(wait)"
 """The root's pseudo-move for an optional out-of-turn chance: do nothing, let the game go on."""
 
 Key = tuple[str, str]
@@ -111,11 +112,11 @@ class ISMCTS:
         self.iterations = 0
 
     def run(self, iterations: int | None = None, deadline: float | None = None) -> SearchResult:
-        """Iterate ``iterations`` times, or until ``time.process_time()`` passes ``deadline``
-        (CPU seconds of this process: the search's strength does not drop on a busy machine)."""
+        """Iterate ``iterations`` times, or until ``time.perf_counter()`` passes ``deadline``
+        (wall-clock seconds: the answer comes on time however busy the machine is)."""
         if iterations is None and deadline is None:
             raise ValueError("give iterations or a deadline")
-        clock: Callable[[], float] = time.process_time
+        clock: Callable[[], float] = time.perf_counter
         while True:
             if iterations is not None and self.iterations >= iterations:
                 break

@@ -8,7 +8,8 @@ from bot.engine import argo
 
 
 def stale_modules() -> list[str]:
-    """Argo engine modules whose source changed after they were compiled (empty when not compiled).
+    """Argo engine modules (and ``bot/ai`` modules, compiled with it: ``ai/name.py``) whose
+    source changed after they were compiled (empty when not compiled).
 
     Python loads a compiled module in place of its source, so an edit to such a module has no
     effect until the engine is compiled again (or the compiled files are deleted)."""
@@ -16,10 +17,11 @@ def stale_modules() -> list[str]:
         return []
     folder = Path(argo.__file__).parent
     stale = []
-    for source in sorted(folder.glob("*.py")):
-        built = list(folder.glob(f"{source.stem}.*.so"))
-        if built and source.stat().st_mtime > max(b.stat().st_mtime for b in built):
-            stale.append(source.name)
+    for prefix, where in (("", folder), ("ai/", folder.parents[1] / "ai")):
+        for source in sorted(where.glob("*.py")):
+            built = list(where.glob(f"{source.stem}.*.so"))
+            if built and source.stat().st_mtime > max(b.stat().st_mtime for b in built):
+                stale.append(prefix + source.name)
     return stale
 
 

@@ -1,7 +1,7 @@
-"""The Argo engine compiled with mypyc (``ARGO_COMPILE=1``, see setup.py) behaves exactly like
-the plain-Python engine: a copy of the project is compiled in a temporary folder, then the Argo
-engine tests (the golden corpus, the copy and property tests, the contract) and the tests of
-the AI run there against the compiled modules."""
+"""The Argo engine and the AI's search compiled with mypyc (``ARGO_COMPILE=1``, see setup.py)
+behave exactly like the plain-Python code: a copy of the project is compiled in a temporary
+folder, then the Argo engine tests (the golden corpus, the copy and property tests, the contract)
+and the tests of the AI run there against the compiled modules."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import pytest
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("ARGO_COMPILE_TEST") != "1",
-    reason="compiling the Argo engine with mypyc takes about 100 s and needs gcc and the Python "
-    "headers: set ARGO_COMPILE_TEST=1 to run it (.ci/run does)",
+    reason="compiling the Argo engine and the AI with mypyc takes about 2 minutes and needs gcc and "
+    "the Python headers: set ARGO_COMPILE_TEST=1 to run it (.ci/run does)",
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,19 +47,23 @@ def test_the_compiled_engine_passes_the_argo_and_ai_tests(tmp_path):
     built = _run([sys.executable, "setup.py", "build_ext", "--inplace"], project, ARGO_COMPILE="1")
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     assert list((project / "bot/engine/argo").glob("game.*.so")), "no compiled module was built"
+    compiled_ai = {p.name.split(".")[0] for p in (project / "bot/ai").glob("*.so")}
+    assert {"__init__", "search", "policy", "argo", "argoat"} <= compiled_ai, compiled_ai
 
     probe = _run(
         [
             sys.executable,
             "-c",
-            "import bot.engine.argo as a, bot.engine.argo.game as g; print(a.COMPILED, g.__file__)",
+            "import bot.engine.argo as a, bot.engine.argo.game as g, bot.ai.search as s;"
+            " print(a.COMPILED, g.__file__, s.__file__)",
         ],
         project,
     )
     assert probe.returncode == 0, probe.stderr
-    compiled, where = probe.stdout.split()
-    assert compiled == "True" and where.endswith(".so"), probe.stdout
+    compiled, where, search = probe.stdout.split()
+    assert compiled == "True" and where.endswith(".so") and search.endswith(".so"), probe.stdout
     assert Path(where).is_relative_to(project), f"the copy imported another tree's engine: {where}"
+    assert Path(search).is_relative_to(project), f"the copy imported another tree's search: {search}"
 
     # The start-up line says the engine runs compiled, and names a module edited after it was built.
     status = "from bot.engine import compiled; print(compiled.describe())"
@@ -71,6 +75,13 @@ def test_the_compiled_engine_passes_the_argo_and_ai_tests(tmp_path):
     stale = _run([sys.executable, "-c", status], project)
     assert "older than its source (movement.py)" in stale.stdout, stale.stdout + stale.stderr
     os.utime(source, (built_at - 10, built_at - 10))
+    # bot/ai is compiled with the engine: an edit there is named too
+    search_source = project / "bot/ai/search.py"
+    built_at = max(p.stat().st_mtime for p in search_source.parent.glob("search.*.so"))
+    os.utime(search_source, (built_at + 10, built_at + 10))
+    stale = _run([sys.executable, "-c", status], project)
+    assert "older than its source (ai/search.py)" in stale.stdout, stale.stdout + stale.stderr
+    os.utime(search_source, (built_at - 10, built_at - 10))
 
     tests = _run(
         [

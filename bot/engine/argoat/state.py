@@ -155,7 +155,7 @@ class State:
     """Where the active player's Avatar stood when the turn began, recorded by their first
     movement action (None until then; also None in games saved before it was recorded, and
     then Q4's "end elsewhere" is not enforced for the rest of that turn)."""
-    trade: list[list[Any]] | None = None
+    trade: list[Any] | None = None
     """The trade being built or offered: ``[partner_id, ((side, what, which), ...)]`` (the
     parts are an immutable tuple, replaced as parts are added or taken back)."""
     offered: list[str] = field(default_factory=list)
