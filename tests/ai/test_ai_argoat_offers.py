@@ -11,7 +11,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent.parent / "argoat"))
 from argoat_helpers import BASE, act, scenario, setup
 
-from bot.ai import choose_action
+from bot.ai import choose_action, decide
 from bot.engine.argoat import ArgoatGame
 from bot.engine.argoat.trades import GIVE
 
@@ -40,17 +40,27 @@ def test_a_bot_never_proposes_a_trade_in_which_only_the_partner_gives():
 
 
 def test_a_bot_offers_each_partner_at_most_one_trade_per_turn():
+    fresh = rich_table()
+    # Sun for Moon helps both Ann and Bob: the bot starts that trade with Bob
+    assert choose_action(fresh, "ann", level="normal", seed=0, iterations=8) == {"type": "trade", "with": "bob"}
     game = rich_table()
     for part in ("trade Blue", "trade give emerald", "trade propose", "decline"):
         act(game, "bob" if part == "decline" else "ann", part)
     assert game.state.offered == ["bob"] and game.prompt().player == "ann"
-    chosen = Counter()
     for level in LEVELS:
         for seed in range(40):
             action = choose_action(game, "ann", level=level, seed=seed, iterations=8)
             assert action != {"type": "trade", "with": "bob"}, (level, seed)
-            chosen[action["type"]] += 1
-    assert chosen["trade"] > 0  # the bot still trades, with Cid
+
+
+def test_an_offer_made_stands_without_a_search():
+    game = rich_table()
+    for part in ("trade Blue", "trade give fragment Sun", "trade ask fragment Moon", "trade propose"):
+        act(game, "ann", part)
+    assert game.legal_actions("ann") == [{"type": "withdraw"}]
+    for level in LEVELS + ("hard",):
+        for seed in range(5):
+            assert decide(game, "ann", level=level, seed=seed, iterations=8) == (None, None)
 
 
 def seeded_turns():
