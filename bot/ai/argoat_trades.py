@@ -7,7 +7,10 @@ partner's race value higher than declining, and the proposer's gain is its own v
 trade minus its value now (declining or cancelling leaves the game as it is). A draft is worth
 proposing only when the partner model accepts it in more than half the worlds *and* the
 proposer's expected gain (the gain times the chance of acceptance) beats cancelling by
-:data:`GAIN_MARGIN`. The best such draft is built one part at a time, gives first, and proposed.
+:data:`GAIN_MARGIN`. The one-ply model is optimistic (a bot partner searches, and sees that
+helping a rival can cost it the race later), so the best such draft (:data:`CHECKED`) is also
+put to a short search of the partner (:data:`PARTNER_ITERATIONS` iterations, in the first
+world); the best one that search accepts is built one part at a time, gives first, and proposed.
 
 The bot keeps no memory between decisions, so the plan is recomputed at every step of the
 draft. Its worlds are drawn from a generator seeded by the public situation (turn, proposer,
@@ -22,6 +25,7 @@ import random
 from dataclasses import dataclass
 
 from bot.ai.argoat_eval import race_values
+from bot.ai.search import ISMCTS
 from bot.engine.argoat.state import DRAFT, TURN, State
 from bot.engine.argoat.trades import GIVE
 from bot.engine.core import Action, Game, IllegalAction
@@ -32,6 +36,10 @@ SAMPLES = 3
 """Worlds each draft is tried in."""
 GAIN_MARGIN = 0.02
 """How much more than cancelling (in race value, 0..1) a proposal must be expected to gain."""
+CHECKED = 1
+"""The best drafts (by the one-ply model) that are checked against a short search of the partner."""
+PARTNER_ITERATIONS = 40
+"""Iterations of that search."""
 PROPOSE: Action = {"type": "propose"}
 CANCEL: Action = {"type": "cancel"}
 
@@ -120,12 +128,27 @@ def _try(draft: Game, player: str, partner: str, parts: tuple[Action, ...]) -> t
     return True, best[me] - now[me]
 
 
+def _partner_accepts(draft: Game, player: str, partner: str, parts: tuple[Action, ...]) -> bool:
+    """Whether a short search of ``partner`` (as a bot partner would run it) accepts."""
+    from bot.ai.policy import policy_for  # at call time: the Argoat policy imports this module
+
+    copy = draft.clone()
+    for part in parts:
+        copy.apply(player, part)
+    copy.apply(player, PROPOSE)
+    answers = copy.legal_actions(partner)
+    rng = random.Random(f"answer:{_state(copy).turn}:{player}:{partner}:{len(parts)}")
+    search = ISMCTS(copy, partner, policy_for(copy), rng, answers)
+    action = search.run(iterations=PARTNER_ITERATIONS).action
+    return action is not None and action["type"] == "accept"
+
+
 def plan(world: Game, player: str, partner: str) -> Plan | None:
     """The best trade for ``player`` to build and propose to ``partner`` now, or None.
 
     ``world`` is a determinised copy (TURN phase, or a draft with ``partner`` under way)."""
     drafts = [_in_draft(w, player, partner) for w in _worlds(world, player, partner)]
-    best: Plan | None = None
+    found: list[Plan] = []
     for parts in _extensions(drafts[0], player):
         accepted = 0
         gain = 0.0
@@ -136,9 +159,13 @@ def plan(world: Game, player: str, partner: str) -> Plan | None:
                 gain += value
         share = accepted / len(drafts)
         expected = gain / len(drafts)
-        if share > 0.5 and expected > GAIN_MARGIN and (best is None or expected > best.gain):
-            best = Plan(partner, parts, share, expected)
-    return best
+        if share > 0.5 and expected > GAIN_MARGIN:
+            found.append(Plan(partner, parts, share, expected))
+    found.sort(key=lambda p: -p.gain)  # stable: equal gains keep the legal order
+    for candidate in found[:CHECKED]:
+        if _partner_accepts(drafts[0], player, partner, candidate.parts):
+            return candidate
+    return None
 
 
 def start(world: Game, player: str, actions: list[Action]) -> Action | None:
