@@ -70,7 +70,11 @@ def decide(
     budget_s: float | None = None,
     iterations: int | None = None,
 ) -> tuple[Action | None, SearchResult | None]:
-    """:func:`choose_action` with the search's statistics (None when no search ran)."""
+    """:func:`choose_action` with the search's statistics (None when no search ran).
+
+    Only the prompt and ``player``'s own legal actions are read from ``game``; the root's
+    candidates, the check for a win within two of the bot's decisions, decisions by rule (Argoat's
+    trades), easy's quick moves and the search all work on determinised copies."""
     if level != "random" and level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVEL_NAMES)}")
     prompt = game.prompt()

@@ -137,7 +137,11 @@ def _partner_accepts(draft: Game, player: str, partner: str, parts: tuple[Action
         copy.apply(player, part)
     copy.apply(player, PROPOSE)
     answers = copy.legal_actions(partner)
-    rng = random.Random(f"answer:{_state(copy).turn}:{player}:{partner}:{len(parts)}")
+    state = _state(copy)
+    assert state.trade is not None
+    # seeded by the whole offer, not by how much of it was drafted already: every step of the
+    # draft gets the same answer (a different one would start and cancel the trade forever)
+    rng = random.Random(f"answer:{state.turn}:{player}:{partner}:{sorted(map(str, state.trade[1]))}")
     search = ISMCTS(copy, partner, policy_for(copy), rng, answers)
     action = search.run(iterations=PARTNER_ITERATIONS).action
     return action is not None and action["type"] == "accept"
@@ -177,9 +181,22 @@ def start(world: Game, player: str, actions: list[Action]) -> Action | None:
         if action["type"] != "trade" or action["with"] in state.offered:
             continue
         found = plan(world, player, action["with"])
-        if found is not None and (best is None or found.gain > best.gain):
+        if found is not None and (best is None or found.gain > best.gain) and _follows(world, player, found):
             best = found
     return None if best is None else {"type": "trade", "with": best.partner}
+
+
+def _follows(world: Game, player: str, found: Plan) -> bool:
+    """Whether the draft steps, each decided afresh by :func:`next_step` as the real decisions
+    will be (they see the same view), end in proposing: a plan that would be cancelled halfway
+    is not started (it would be started again and again)."""
+    draft = _in_draft(world, player, found.partner)
+    for _ in range(MAX_PARTS + 1):
+        step = next_step(draft, player)
+        if step["type"] != "trade_part":
+            return step["type"] == "propose"
+        draft.apply(player, step)
+    return False
 
 
 def next_step(world: Game, player: str) -> Action:

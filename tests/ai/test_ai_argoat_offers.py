@@ -55,7 +55,7 @@ def test_an_offer_made_stands_without_a_search():
     for part in ("trade Blue", "trade give fragment Sun", "trade ask fragment Moon", "trade propose"):
         act(game, "ann", part)
     assert game.legal_actions("ann") == [{"type": "withdraw"}]
-    for level in LEVELS + ("hard",):
+    for level in (*LEVELS, "hard"):
         for seed in range(5):
             assert decide(game, "ann", level=level, seed=seed, iterations=8) == (None, None)
 
