@@ -60,3 +60,12 @@ def test_wilson_interval_and_labels():
     assert 0.76 < lo < 0.77 and 0.99 < hi < 1.0
     assert wilson(0, 0) == (0.0, 1.0)
     assert labels(["hard", "easy", "hard"]) == ["hard-1", "easy", "hard-2"]
+
+
+def test_the_greedy_player_beats_random_play_and_finishes():
+    for game in ("Argoat", "Argo"):
+        runs = run_games(game, ["greedy", "random"], 4, seed=100, max_decisions=600)
+        assert all(record.finished for _, record in runs)
+        greedy = sum(record.seats[order.index(0)].won for order, record in runs)
+        rand = sum(record.seats[order.index(1)].won for order, record in runs)
+        assert greedy >= 3 and rand == 0, (game, greedy, rand)

@@ -15,6 +15,7 @@ import pytest
 from ai_positions import positions
 
 from bot.ai import choose_action, decide, policy_for
+from bot.ai.greedy import greedy_action
 from bot.engine.argo import ArgoGame
 from bot.engine.argoat import ArgoatGame
 from bot.engine.core import Game
@@ -180,3 +181,11 @@ def test_every_level_decides_the_same_in_twins_of_both_games():
                 a = choose_action(game, player, level=level, seed=seed, iterations=10)
                 b = choose_action(twin, player, level=level, seed=seed, iterations=10)
                 assert a == b, (type(game).name, level, seed)
+
+
+def test_the_greedy_yardstick_decides_from_its_own_view_too():
+    first, twin = explore_offer_twins()
+    cases = [*argo_twins()[:2], *argoat_twins()[:4], (first, twin, "bob")]
+    for game, other, player in cases:
+        for seed in range(3):
+            assert greedy_action(game, player, seed) == greedy_action(other, player, seed)
