@@ -22,11 +22,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from bot.ai import LEVEL_NAMES, decide
+from bot.ai.greedy import greedy_action
 from bot.engine.core import SYSTEM, TIMEOUT, Game
 from bot.engine.registry import GameRegistry, discover
 
 MAX_DECISIONS = 4000
 """A game still running after this many decisions is stopped and counted as unfinished."""
+ARENA_LEVELS: tuple[str, ...] = (*LEVEL_NAMES, "greedy")
+"""The bot levels plus ``greedy``, the one-ply yardstick player of ``bot.ai.greedy``."""
 
 
 @dataclass
@@ -39,6 +42,8 @@ class SeatRecord:
     decisions: int = 0
     searched_ms: list[float] = field(default_factory=list)
     """CPU milliseconds of each decision that ran a search."""
+    searched_wall_ms: list[float] = field(default_factory=list)
+    """Wall-clock milliseconds of the same decisions."""
 
 
 @dataclass
@@ -83,6 +88,10 @@ def play_game(
         count += 1
         record = seats[player]
         started = time.process_time()
+        wall = time.perf_counter()
+        if record.level == "greedy":
+            record.decisions += 1
+            return greedy_action(game, player, seed * 100_003 + count)
         action, search = decide(
             game,
             player,
@@ -94,6 +103,7 @@ def play_game(
         record.decisions += 1
         if search is not None:
             record.searched_ms.append((time.process_time() - started) * 1000)
+            record.searched_wall_ms.append((time.perf_counter() - wall) * 1000)
         return action
 
     while game.result() is None and count < max_decisions:
@@ -168,11 +178,13 @@ def labels(levels: Sequence[str]) -> list[str]:
 
 
 def _one(
-    args: tuple[str, list[str], int, int, dict[str, str], int | None, float | None],
+    args: tuple[str, list[str], int, int, dict[str, str], int | None, float | None, int],
 ) -> tuple[int, GameRecord]:
-    game_name, levels, seed, shift, options, iterations, budget = args
+    game_name, levels, seed, shift, options, iterations, budget, cap = args
     seated = levels[shift:] + levels[:shift]
-    return shift, play_game(game_name, seated, seed, options=options, iterations=iterations, budget_s=budget)
+    return shift, play_game(
+        game_name, seated, seed, options=options, iterations=iterations, budget_s=budget, max_decisions=cap
+    )
 
 
 def run_games(
@@ -185,12 +197,14 @@ def run_games(
     options: dict[str, str] | None = None,
     iterations: int | None = None,
     budget_s: float | None = None,
+    max_decisions: int = MAX_DECISIONS,
 ) -> list[tuple[list[int], GameRecord]]:
     """Play the games (seats rotating); each record comes with the bot index of every seat."""
     levels = list(levels)
     n = len(levels)
     tasks = [
-        (game_name, levels, seed + g, g % n, dict(options or {}), iterations, budget_s) for g in range(games)
+        (game_name, levels, seed + g, g % n, dict(options or {}), iterations, budget_s, max_decisions)
+        for g in range(games)
     ]
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
@@ -255,7 +269,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("game", help="argo or argoat")
     parser.add_argument("--players", type=int, default=None, help="seats (default: one per bot)")
     parser.add_argument(
-        "--bots", default="hard,random", help=f"levels by seat, from {', '.join(LEVEL_NAMES)}"
+        "--bots", default="hard,random", help=f"levels by seat, from {', '.join(ARENA_LEVELS)}"
     )
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
@@ -266,8 +280,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     levels = [b.strip() for b in args.bots.split(",") if b.strip()]
     for level in levels:
-        if level not in LEVEL_NAMES:
-            parser.error(f"unknown level {level!r}; levels: {', '.join(LEVEL_NAMES)}")
+        if level not in ARENA_LEVELS:
+            parser.error(f"unknown level {level!r}; levels: {', '.join(ARENA_LEVELS)}")
     if args.players is not None:
         if args.players < len(levels):
             parser.error("--players is smaller than the number of --bots")

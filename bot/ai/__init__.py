@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from bot.ai.policy import Policy, plain, policy_for
 from bot.ai.search import ISMCTS, SearchResult
+from bot.ai.wins import winning_action
 from bot.engine.core import Action, Game
 
 
@@ -69,7 +70,11 @@ def decide(
     budget_s: float | None = None,
     iterations: int | None = None,
 ) -> tuple[Action | None, SearchResult | None]:
-    """:func:`choose_action` with the search's statistics (None when no search ran)."""
+    """:func:`choose_action` with the search's statistics (None when no search ran).
+
+    Only the prompt and ``player``'s own legal actions are read from ``game``; the root's
+    candidates, the check for a win within two of the bot's decisions, decisions by rule (Argoat's
+    trades), easy's quick moves and the search all work on determinised copies."""
     if level != "random" and level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVEL_NAMES)}")
     prompt = game.prompt()
@@ -88,8 +93,17 @@ def decide(
     if len(legal) == 1 and not optional:
         return legal[0], None
     policy = policy_for(game)
-    policy.begin(game, player, rng)
-    options = policy.candidates(game, player, legal, 0)
+    # Everything below decides from this copy of what the player may know, never from ``game``.
+    world = game.determinize(player, random.Random(rng.getrandbits(64)))
+    policy.begin(world, player, rng)
+    options = policy.root_candidates(world, player, legal, rng)
+    if not optional and len(options) > 1:
+        win = winning_action(game, player, options, rng)
+        if win is not None:
+            return win, None
+    decided, planned = policy.planned(world, player, legal, optional, rng)
+    if decided:
+        return planned, None
     if len(options) == 1 and not optional:
         return options[0], None
     spec = LEVELS[level]
@@ -98,7 +112,7 @@ def decide(
             return None, None
         if rng.random() < spec.random_share:
             return options[rng.randrange(len(options))], None
-        return policy.greedy_action(game, player, legal, rng), None
+        return policy.greedy_action(world, player, options, rng), None
     search = ISMCTS(game, player, policy, rng, options, allow_wait=optional)
     if iterations is not None:
         result = search.run(iterations=iterations)

@@ -36,6 +36,7 @@ from bot.engine.argo.data import (
     CHIEF,
     CONTROL_ROOM,
     CORE_ROOM,
+    EXPLORER,
     GRUNT,
     INFIRMARY,
     JUMP_ROOM,
@@ -64,6 +65,14 @@ ALIEN_SCALE: Final = 1.5
 """Points of lead over the Aliens that make P(humans beat the Aliens) ~0.73."""
 SURVIVAL_WEIGHT: Final = 0.75
 """Weight of beating the Aliens (and the others) against merely having more than the others."""
+CONTROL_ROOM_KEEP = 4
+"""Control Room moves searched at the root: the best after one ply (see ``root_candidates``)."""
+SEAT_REACH = (0.6, 0.4)
+"""Share of a free Pod seat's value (as if seated) an Astronaut one or two moves away holds."""
+WAREHOUSE_REACH = 0.7
+"""Share of a Warehouse's points held by a player with an Astronaut on it who has not used it."""
+WAREHOUSE_NEAR = 0.3
+"""The same for an Astronaut next to it (the Activation takes a move first)."""
 
 
 def _sigmoid(x: float) -> float:
@@ -95,6 +104,49 @@ def _threatened(st: State) -> set[int]:
     return found
 
 
+def _pod_reach(st: State) -> dict[int, tuple[int, int]]:
+    """For each tile: steps to the nearest Escape Pod with a free seat, and that seat's value."""
+    reach: dict[int, tuple[int, int]] = {}
+    queue: deque[int] = deque()
+    for tile in st.pos:
+        info = TILES[tile]
+        taken = len(st.occ.get(tile, ()))
+        if info.kind == POD and taken < len(info.seats):
+            reach[tile] = (0, info.seats[taken])
+            queue.append(tile)
+    while queue:
+        tile = queue.popleft()
+        steps, value = reach[tile]
+        for other in station.linked(st, tile):
+            if other not in reach:
+                reach[other] = (steps + 1, value)
+                queue.append(other)
+    return reach
+
+
+def _warehouse_reach(st: State, points: list[float]) -> None:
+    """Add to ``points`` the Warehouse Activations within reach: a Warehouse a player has not
+    used yet (and not used twice) with one of their Astronauts on it, or next to it."""
+    for tile in st.pos:
+        if TILES[tile].kind != WAREHOUSE:
+            continue
+        used = st.tokens.get(tile, ())
+        if len(used) >= 2:
+            continue
+        best: dict[int, float] = {}
+        for aid in st.occ.get(tile, ()):
+            seat = _owner(aid)
+            gain = WAREHOUSE_REACH * (4.0 if _role(aid) == CHIEF else 2.0)
+            best[seat] = max(best.get(seat, 0.0), gain)
+        for other in station.linked(st, tile):
+            for aid in st.occ.get(other, ()):
+                seat = _owner(aid)
+                best[seat] = max(best.get(seat, 0.0), WAREHOUSE_NEAR * 2.0)
+        for seat, gain in best.items():
+            if seat not in used:
+                points[seat] += gain
+
+
 def projections(st: State) -> tuple[list[float], float, bool]:
     """Projected points per seat, the Aliens' projected score, and whether the track looks full."""
     n = st.n
@@ -119,11 +171,21 @@ def projections(st: State) -> tuple[list[float], float, bool]:
         per = FREE_SEAT * min(1.0, free_seats / len(free))
         if st.final_turns is not None:
             per *= 0.5
+        reach = _pod_reach(st)
         for aid in free:
-            value = per * (1.6 if _role(aid) == CHIEF else 1.0)
+            chief = _role(aid) == CHIEF
+            value = per * (1.6 if chief else 1.0)
+            found = reach.get(st.loc[aid])
+            if found is not None:
+                steps, seat_value = found
+                moves = (steps + 1) // 2 if _role(aid) == EXPLORER else steps
+                if moves <= len(SEAT_REACH):
+                    seated = keep * seat_value * (2 if chief else 1)
+                    value = max(value, SEAT_REACH[moves - 1] * seated)
             if aid in threatened:
                 value *= 1.0 - THREAT
             points[_owner(aid)] += value
+    _warehouse_reach(st, points)
     values = st.track_values()
     deaths = min(len(threatened), n) * THREAT
     index = st.covered() + len(st.track) + round(deaths)
@@ -183,6 +245,26 @@ class ArgoPolicy(Policy):
             if kept:
                 return kept
         return options
+
+    def root_candidates(
+        self, world: Game, player: str, actions: list[Action], rng: random.Random
+    ) -> list[Action]:
+        """Every move but undo/cancel, except that of the Control Room's moves (often hundreds:
+        each tile, place and turn) only the :data:`CONTROL_ROOM_KEEP` best after one ply are
+        kept, so that the search's visits are not spread over hundreds of near-equal moves."""
+        options = plain(actions)
+        control = [a for a in options if _is_control_room(a)]
+        if len(control) <= CONTROL_ROOM_KEEP:
+            return options
+        seat = world.players.index(player)
+        scored = []
+        for index, action in enumerate(control):
+            copy = world.clone()
+            copy.apply(player, action)
+            scored.append((-self.evaluate(copy)[seat], index))
+        scored.sort()
+        kept = {id(control[index]) for _, index in scored[:CONTROL_ROOM_KEEP]}
+        return [a for a in options if not _is_control_room(a) or id(a) in kept]
 
     # ----- rollouts ---------------------------------------------------------------------------
 

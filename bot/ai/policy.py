@@ -38,6 +38,21 @@ class Policy:
         ``depth`` is the node's distance from the root (0: the decision being searched)."""
         return plain(actions)
 
+    def root_candidates(
+        self, world: Game, player: str, actions: list[Action], rng: random.Random
+    ) -> list[Action]:
+        """The moves searched at the root, chosen once per decision on ``world``, a
+        determinised copy (``actions`` are ``player``'s legal actions, which they can see)."""
+        return self.candidates(world, player, actions, 0)
+
+    def planned(
+        self, world: Game, player: str, actions: list[Action], optional: bool, rng: random.Random
+    ) -> tuple[bool, Action | None]:
+        """A decision taken by rule instead of search: ``(True, action)`` (None: let the game go
+        on, only when ``optional``), or ``(False, None)`` to search. ``world`` is a determinised
+        copy."""
+        return False, None
+
     def rollout_action(self, game: Game, player: str, actions: list[Action], rng: random.Random) -> Action:
         """The move ``player`` plays in a rollout (uniformly random here)."""
         options = plain(actions)

@@ -107,6 +107,9 @@ class ISMCTS:
         self.root_keys: dict[Key, Action | None] = {(player, game.notation(a)): a for a in root_actions}
         if allow_wait:
             self.root_keys[(player, WAIT)] = None
+        self.root_options: dict[Key, Action | None] = dict(self.root_keys)
+        """The root's moves in every world: the player's own legal actions depend only on what
+        they see, so they are the same in every determinisation (chosen once, not per world)."""
         self.allow_wait = allow_wait
         self.c = exploration
         self.iterations = 0
@@ -133,10 +136,11 @@ class ISMCTS:
         node = self.root
         path = [node]
         depth = 0
+        options: dict[Key, Action | None]
         while True:
             if depth == 0:
                 actor = self.player
-                actions = world.legal_actions(actor)
+                options = self.root_options
             else:
                 step = decider(world)
                 if step is None:
@@ -146,11 +150,10 @@ class ISMCTS:
                     if not _timeout(world):
                         break
                     continue
-            options: dict[Key, Action | None] = {
-                (actor, world.notation(a)): a for a in self.policy.candidates(world, actor, actions, depth)
-            }
-            if depth == 0 and self.allow_wait:
-                options[(actor, WAIT)] = None
+                options = {
+                    (actor, world.notation(a)): a
+                    for a in self.policy.candidates(world, actor, actions, depth)
+                }
             if not options:
                 break
             children = node.children

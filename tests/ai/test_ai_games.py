@@ -8,6 +8,9 @@ import pytest
 from bot.arena import labels, main, play_game, run_games, wilson
 
 LEVEL_CYCLE = ("hard", "easy", "normal", "random", "hard")
+DECISIONS_PER_SEAT = {"Argo": 100, "Argoat": 160}
+"""The turn limit of these games: decisions per seat, far below the arena's cap of 4000 in all
+(bots that stall, e.g. short of a Fragment they will not take, run into it)."""
 
 
 @pytest.mark.parametrize(
@@ -16,8 +19,9 @@ LEVEL_CYCLE = ("hard", "easy", "normal", "random", "hard")
 )
 def test_bots_finish_a_whole_game(game, players, seed):
     levels = list(LEVEL_CYCLE[:players])
-    record = play_game(game, levels, seed, iterations=3)
-    assert record.finished, f"{game} with {players} bots did not finish"
+    limit = DECISIONS_PER_SEAT[game] * players
+    record = play_game(game, levels, seed, iterations=3, max_decisions=limit)
+    assert record.finished, f"{game} with {players} bots did not finish in {limit} decisions"
     assert [s.level for s in record.seats] == levels
     assert sum(s.won for s in record.seats) >= (0 if game == "Argo" else 1)
     if game == "Argoat":
@@ -26,6 +30,13 @@ def test_bots_finish_a_whole_game(game, players, seed):
     searched = sum(len(s.searched_ms) for s in record.seats if s.level != "random")
     assert searched > 0
     assert all(not s.searched_ms for s in record.seats if s.level == "random")
+
+
+@pytest.mark.parametrize(("game", "seed"), [("Argoat", 21), ("Argoat", 22), ("Argo", 23)])
+def test_searching_bots_finish_two_player_games_within_the_turn_limit(game, seed):
+    limit = DECISIONS_PER_SEAT[game] * 2
+    record = play_game(game, ["normal", "hard"], seed, iterations=25, max_decisions=limit)
+    assert record.finished, f"{game} did not finish in {limit} decisions ({record.turns} turns)"
 
 
 def test_seats_rotate_between_games():
@@ -49,3 +60,12 @@ def test_wilson_interval_and_labels():
     assert 0.76 < lo < 0.77 and 0.99 < hi < 1.0
     assert wilson(0, 0) == (0.0, 1.0)
     assert labels(["hard", "easy", "hard"]) == ["hard-1", "easy", "hard-2"]
+
+
+def test_the_greedy_player_beats_random_play_and_finishes():
+    for game in ("Argoat", "Argo"):
+        runs = run_games(game, ["greedy", "random"], 4, seed=100, max_decisions=600)
+        assert all(record.finished for _, record in runs)
+        greedy = sum(record.seats[order.index(0)].won for order, record in runs)
+        rand = sum(record.seats[order.index(1)].won for order, record in runs)
+        assert greedy >= 3 and rand == 0, (game, greedy, rand)

@@ -14,12 +14,16 @@ import random
 import pytest
 from ai_positions import positions
 
-from bot.ai import decide, policy_for
+from bot.ai import choose_action, decide, policy_for
+from bot.ai.greedy import greedy_action
 from bot.engine.argo import ArgoGame
 from bot.engine.argoat import ArgoatGame
 from bot.engine.core import Game
+from tests.argoat.argoat_helpers import BASE, act, marker, scenario
+from tests.argoat.argoat_helpers import setup as seat_setup
 
 ITERATIONS = 60
+SEARCHING = ("easy", "normal", "hard")
 
 
 def test_both_engines_have_their_own_determinize():
@@ -138,3 +142,50 @@ def test_detector_catches_a_search_that_peeks_at_argoat_secrets(monkeypatch):
     _peeking(monkeypatch, ArgoatGame)
     twins = argoat_twins()
     assert any(not same_search(g, t, p, seed) for g, t, p in twins for seed in range(2))
+
+
+def explore_offer_twins() -> tuple[ArgoatGame, ArgoatGame]:
+    """Ann offers Bob a look at the Dark Forest she has explored for an Emerald; Bob has seen
+    neither forest. In one game that forest hides Eden, in the twin a Hollow (and Eden is in the
+    other forest): Bob cannot tell them apart."""
+    games = []
+    for north, south in (("Eden", "Hollow"), ("Hollow", "Eden")):
+        game = scenario(BASE, n=2, forests=[("0,2", "S", north), ("0,-2", "N", south)])
+        seat_setup(game, "ann", fragments=["sun", "moon"], emeralds=1)
+        seat_setup(game, "bob", fragments=["forge", "world", "life", "magic", "ruler"], emeralds=2)
+        marker(game, "0,2", "ann")
+        for part in ("trade Blue", "trade give explore 0,2", "trade ask emerald", "trade propose"):
+            act(game, "ann", part)
+        games.append(game)
+    first, twin = games
+    assert first.view("bob") == twin.view("bob") and first.to_json() != twin.to_json()
+    return first, twin
+
+
+def test_every_level_answers_an_offer_the_same_whatever_the_forest_hides():
+    """Easy's shortcut used to score accept/decline on the real game (9 of 22 twins differed)."""
+    first, twin = explore_offer_twins()
+    for level in SEARCHING:
+        for seed in range(30 if level == "easy" else 3):
+            a = choose_action(first, "bob", level=level, seed=seed, iterations=20)
+            b = choose_action(twin, "bob", level=level, seed=seed, iterations=20)
+            assert a == b, (level, seed)
+
+
+def test_every_level_decides_the_same_in_twins_of_both_games():
+    """Shortcuts included: easy's quick moves, the win check, the trade plans."""
+    cases = argo_twins()[:2] + argoat_twins()[:4]
+    for game, twin, player in cases:
+        for level in SEARCHING:
+            for seed in range(12 if level == "easy" else 1):
+                a = choose_action(game, player, level=level, seed=seed, iterations=10)
+                b = choose_action(twin, player, level=level, seed=seed, iterations=10)
+                assert a == b, (type(game).name, level, seed)
+
+
+def test_the_greedy_yardstick_decides_from_its_own_view_too():
+    first, twin = explore_offer_twins()
+    cases = [*argo_twins()[:2], *argoat_twins()[:4], (first, twin, "bob")]
+    for game, other, player in cases:
+        for seed in range(3):
+            assert greedy_action(game, player, seed) == greedy_action(other, player, seed)
