@@ -68,6 +68,12 @@ def position(game_cls: Any, seed: int, steps: int) -> Any:
     prompt = game.prompt()
     if prompt is None or prompt.player is None or len(game.legal_actions(prompt.player)) < 2:
         return position(game_cls, seed + 1000, steps)
+    from bot.ai import decide
+
+    # Only positions the level searches: a decision settled before searching (a single candidate,
+    # a win in reach) answers at once and says nothing about waiting for a search.
+    if decide(game, prompt.player, level=LEVEL, seed=seed, iterations=1)[1] is None:
+        return position(game_cls, seed + 1000, steps)
     return game
 
 
