@@ -91,6 +91,10 @@ class Tender:
             await self._play_automatic(channel_id, table_id, results)
         except Exception as exc:
             raise TendingFailed(results) from exc
+        if any(isinstance(r, Outcome) and r.table.record.status != PLAYING for r in results):
+            # The game ended as the host played on: its notices are moot. A finished table keeps
+            # no due effects, so a process stopped before sending them would not send them either.
+            return [r for r in results if not isinstance(r, Notice)]
         return results
 
     async def _mark_due_moments(self, channel_id: int, table_id: int) -> tuple[Table | None, int | None]:

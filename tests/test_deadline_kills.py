@@ -180,3 +180,36 @@ async def test_a_graceful_shutdown_during_a_takeover_leaves_it_to_the_next_start
     await store.close()
     assert [e.action.get("by") for e in log].count("bot:normal") == 1
     assert "takeover" not in [e["kind"] for e in record.meta.get("effects", [])]
+
+
+async def test_notices_of_a_game_the_host_plays_to_its_end_are_moot(tmp_path):
+    """A notice gathered in the tending that also ends the game (here the AI's take-over takes
+    the last pebble) is not sent: a finished table keeps no due effects, so a process killed after
+    that save and before sending would lose it, and an uninterrupted run must not differ."""
+    store = await open_store(str(tmp_path / "end.db"))
+    now = [START]
+    host = TableHost(store, GameRegistry([Pebbles]), clock=lambda: now[0], seeder=lambda: 77)
+    tender = Tender(host, Thinker(workers=0))
+    try:
+        await host.open_table(
+            guild_id=1, channel_id=7, game_name="Pebbles", host_id="a",
+            options_text="pile=2 maxtake=1 clock=1 idle=bot away_after=1",
+        )  # fmt: skip
+        await host.join(7, "b")
+        await host.start(7, "a")
+        sent = []
+        for hours in (1, 2, 3):
+            now[0] = START + timedelta(hours=hours, minutes=1)
+            current = await host.current(7)
+            if current is None:
+                break
+            record = current.record
+            results = await tender.tend(7, record.id)
+            notices = [r for r in results if not isinstance(r, Outcome)]
+            sent += [n.kind for n in notices]  # sent, then marked done, as the scheduler does
+            await host.complete_effects(7, record.id, {n.key for n in notices})
+        finished = await store.latest_table(7)
+        assert finished.status == "finished"  # the AI took the last pebble for the second seat
+        assert sent == ["away"]  # the first seat's notice; the second came with the end: moot
+    finally:
+        await host.close()
