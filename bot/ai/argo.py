@@ -310,20 +310,7 @@ def _is_control_room(action: Action) -> bool:
 
 def _pod_distance(st: State) -> dict[int, int]:
     """Steps from each tile to the nearest Escape Pod with a free seat (through linked tiles)."""
-    dist: dict[int, int] = {}
-    queue: deque[int] = deque()
-    for tile in st.pos:
-        info = TILES[tile]
-        if info.kind == POD and len(st.occ.get(tile, ())) < len(info.seats):
-            dist[tile] = 0
-            queue.append(tile)
-    while queue:
-        tile = queue.popleft()
-        for other in station.linked(st, tile):
-            if other not in dist:
-                dist[other] = dist[tile] + 1
-                queue.append(other)
-    return dist
+    return {tile: steps for tile, (steps, _value) in _pod_reach(st).items()}
 
 
 def weights(st: State, seat: int, actions: list[Action]) -> list[float]:
