@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,16 +24,27 @@ hypothesis_settings.register_profile("repeatable", derandomize=True, database=No
 hypothesis_settings.load_profile("repeatable")
 
 
-@pytest.fixture(scope="session")
-def pg_server():
-    """A real PostgreSQL server for the whole session (see tests/pg.py). If none can be started,
-    every test that needs it fails with the reason; none is skipped."""
+def _serve() -> Iterator[pg.Server]:
     try:
         server = pg.start()
     except pg.NoServer as exc:
         pytest.fail(f"these tests need a PostgreSQL server, and none could be started: {exc}", pytrace=False)
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A real PostgreSQL server for the whole session (see tests/pg.py). If none can be started,
+    every test that needs it fails with the reason; none is skipped."""
+    yield from _serve()
+
+
+@pytest.fixture(scope="module")
+def own_server():
+    """A PostgreSQL server of the test module's own, so that stopping or freezing it disturbs no
+    other test (fails, never skips, like ``pg_server``)."""
+    yield from _serve()
 
 
 @pytest.fixture

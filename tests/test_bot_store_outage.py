@@ -6,7 +6,6 @@ timeouts.)"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,17 +18,6 @@ from tests.test_bot_play import start_game
 from tests.test_interaction_answers import answers
 
 pytestmark = pytest.mark.simcord(settle_timeout=20)
-
-
-@pytest.fixture(scope="module")
-def own_server() -> Iterator[pg.Server]:
-    """A server of this module's own, so that stopping or freezing it disturbs no other test."""
-    try:
-        server = pg.start()
-    except pg.NoServer as exc:
-        pytest.fail(f"these tests need a PostgreSQL server, and none could be started: {exc}", pytrace=False)
-    yield server
-    server.stop()
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,22 +15,10 @@ import pytest
 
 from bot.config import ConfigError, Settings
 from bot.store import AnyStore, PostgresStore, SqliteStore, StoreError, TableRecord, open_store
-from tests import pg
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 BOUND = 60.0
 """Seconds a call may take before the test calls it a stall (far above any timeout used here)."""
-
-
-@pytest.fixture(scope="module")
-def own_server() -> Iterator[pg.Server]:
-    """A server of this module's own, so that stopping or freezing it disturbs no other test."""
-    try:
-        server = pg.start()
-    except pg.NoServer as exc:
-        pytest.fail(f"these tests need a PostgreSQL server, and none could be started: {exc}", pytrace=False)
-    yield server
-    server.stop()
 
 
 async def new_table(store: AnyStore, channel: int = 10) -> TableRecord:
