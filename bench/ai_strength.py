@@ -2,14 +2,16 @@
 
 Run ``python bench/ai_strength.py [--games 10] [--levels hard,normal,easy] [--games-argo N]
 [--jobs 1] [--seed 0]``. Two-player games of Argo and Argoat, each level at its production
-budget (CPU seconds per decision, see ``bot/ai/__init__.py``) against ``bot.ai.greedy`` (it tries
+budget (wall-clock seconds per decision, see ``bot/ai/__init__.py``) against ``bot.ai.greedy`` (it tries
 every move once on a determinised copy and keeps the best by a simple heuristic of its own).
 Seats alternate between games; the same seeds are played by every level.
 
 Reported per game and level: the bot's wins with a 95% Wilson interval (Argo: the bot wins the
 game, the Aliens' victories count as losses), the greedy player's wins, unfinished games (stopped
 at ``--max-decisions``), turns per game, and per searched decision CPU and wall milliseconds
-(p50 / p95): the budget is CPU time, so on a loaded machine wall time is longer.
+(p50 / p95): the budget is wall-clock time, so on a loaded machine a decision searches less
+(fewer CPU milliseconds) rather than longer. With ``--progress`` each game's result is printed as
+it ends (seed, the bot's seat, winner, turns), so a long run that is stopped still tells.
 
 Targets: ``hard`` >= 85% and ``normal`` >= 75% in both games, no unfinished game.
 """
@@ -26,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ai import LEVELS
-from bot.arena import GameRecord, percentile, run_games, wilson
+from bot.arena import GameRecord, iter_games, percentile, wilson
 
 Runs = list[tuple[list[int], GameRecord]]
 TARGETS = {"hard": ">= 85%", "normal": ">= 75%", "easy": "(beatable)"}
@@ -39,6 +41,15 @@ def rate(label: str, hits: int, n: int, target: str) -> str:
     return f"{label:<30} {hits:>3}/{n:<3} = {share:>4.0%}  [95% CI {lo:>4.0%}–{hi:>4.0%}]  target {target}"
 
 
+def outcome(order: list[int], record: GameRecord) -> str:
+    """One game in a few words: the bot's seat, who won, how long it took."""
+    bot, greedy = record.seats[order.index(0)], record.seats[order.index(1)]
+    winner = "bot" if bot.won else "greedy" if greedy.won else "neither"
+    state = "finished" if record.finished else "UNFINISHED"
+    seat = order.index(0) + 1
+    return f"seed {record.seed}, bot in seat {seat}, {winner} won, {record.turns} turns, {state}"
+
+
 def main() -> None:
     """Play every matchup and print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -49,6 +60,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-decisions", type=int, default=1500)
     parser.add_argument("--budget", type=float, default=None, help="override every budget (smoke runs only)")
+    parser.add_argument("--progress", action="store_true", help="print each game as it ends")
     args = parser.parse_args()
     levels = [x for x in args.levels.split(",") if x]
 
@@ -56,12 +68,13 @@ def main() -> None:
     cpu_started = time.process_time()
     now = datetime.datetime.now(datetime.UTC)
     print(f"bench/ai_strength.py {' '.join(sys.argv[1:])}  ({now:%Y-%m-%d %H:%M} UTC)")
-    print("budgets (CPU s per decision): " + ", ".join(f"{k} {v.budget_s}" for k, v in LEVELS.items()))
+    print("budgets (wall-clock s per decision): " + ", ".join(f"{k} {v.budget_s}" for k, v in LEVELS.items()))
     lines: list[str] = []
     for game in [g for g in args.only.split(",") if g]:
         for level in levels:
             t0 = time.perf_counter()
-            runs = run_games(
+            runs: Runs = []
+            for order, record in iter_games(
                 game,
                 [level, "greedy"],
                 args.games,
@@ -69,7 +82,10 @@ def main() -> None:
                 jobs=args.jobs,
                 budget_s=args.budget,
                 max_decisions=args.max_decisions,
-            )
+            ):
+                runs.append((order, record))
+                if args.progress:
+                    print(f"    {game} {level} game {len(runs)}: {outcome(order, record)}", flush=True)
             bot = sum(r.seats[o.index(0)].won for o, r in runs)
             greedy = sum(r.seats[o.index(1)].won for o, r in runs)
             unfinished = sum(not r.finished for _, r in runs)

@@ -17,7 +17,7 @@ import math
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
@@ -187,6 +187,39 @@ def _one(
     )
 
 
+def iter_games(
+    game_name: str,
+    levels: Sequence[str],
+    games: int,
+    *,
+    seed: int = 0,
+    jobs: int = 1,
+    options: dict[str, str] | None = None,
+    iterations: int | None = None,
+    budget_s: float | None = None,
+    max_decisions: int = MAX_DECISIONS,
+) -> Iterator[tuple[list[int], GameRecord]]:
+    """Play the games (seats rotating), yielding each record, with the bot index of every seat,
+    as soon as its game is over (in the order the games were set, whatever ``jobs``)."""
+    levels = list(levels)
+    n = len(levels)
+    tasks = [
+        (game_name, levels, seed + g, g % n, dict(options or {}), iterations, budget_s, max_decisions)
+        for g in range(games)
+    ]
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            done: Iterable[tuple[int, GameRecord]] = pool.map(_one, tasks)
+            yield from (_seated(n, shift, record) for shift, record in done)
+    else:
+        yield from (_seated(n, *_one(t)) for t in tasks)
+
+
+def _seated(n: int, shift: int, record: GameRecord) -> tuple[list[int], GameRecord]:
+    order = [(shift + seat) % n for seat in range(n)]  # bot index sitting in each seat
+    return order, record
+
+
 def run_games(
     game_name: str,
     levels: Sequence[str],
@@ -200,22 +233,19 @@ def run_games(
     max_decisions: int = MAX_DECISIONS,
 ) -> list[tuple[list[int], GameRecord]]:
     """Play the games (seats rotating); each record comes with the bot index of every seat."""
-    levels = list(levels)
-    n = len(levels)
-    tasks = [
-        (game_name, levels, seed + g, g % n, dict(options or {}), iterations, budget_s, max_decisions)
-        for g in range(games)
-    ]
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            done = list(pool.map(_one, tasks))
-    else:
-        done = [_one(t) for t in tasks]
-    out = []
-    for shift, record in done:
-        order = [(shift + seat) % n for seat in range(n)]  # bot index sitting in each seat
-        out.append((order, record))
-    return out
+    return list(
+        iter_games(
+            game_name,
+            levels,
+            games,
+            seed=seed,
+            jobs=jobs,
+            options=options,
+            iterations=iterations,
+            budget_s=budget_s,
+            max_decisions=max_decisions,
+        )
+    )
 
 
 def report(game_name: str, levels: Sequence[str], runs: list[tuple[list[int], GameRecord]]) -> str:
