@@ -12,6 +12,8 @@ at ``--max-decisions``), turns per game, and per searched decision CPU and wall 
 (p50 / p95): the budget is wall-clock time, so on a loaded machine a decision searches less
 (fewer CPU milliseconds) rather than longer. With ``--progress`` each game's result is printed as
 it ends (seed, the bot's seat, winner, turns), so a long run that is stopped still tells.
+Shuttles show as *repeated turn ends*: turns the bot ended in a public position (the whole public
+view but the turn number) it had already ended a turn in (``bot.arena.Repetitions``).
 
 Targets: ``hard`` >= 85% and ``normal`` >= 75% in both games, no unfinished game.
 """
@@ -47,7 +49,8 @@ def outcome(order: list[int], record: GameRecord) -> str:
     winner = "bot" if bot.won else "greedy" if greedy.won else "neither"
     state = "finished" if record.finished else "UNFINISHED"
     seat = order.index(0) + 1
-    return f"seed {record.seed}, bot in seat {seat}, {winner} won, {record.turns} turns, {state}"
+    repeats = f"{bot.repeats} of {bot.turn_ends} turn ends repeated (longest run {bot.longest_repeat_run})"
+    return f"seed {record.seed}, bot in seat {seat}, {winner} won, {record.turns} turns, {state}; {repeats}"
 
 
 def main() -> None:
@@ -92,13 +95,17 @@ def main() -> None:
             turns = [r.turns for _, r in runs]
             cpu = [ms for o, r in runs for ms in r.seats[o.index(0)].searched_ms]
             wall = [ms for o, r in runs for ms in r.seats[o.index(0)].searched_wall_ms]
+            ends = sum(r.seats[o.index(0)].turn_ends for o, r in runs)
+            repeats = sum(r.seats[o.index(0)].repeats for o, r in runs)
+            run = max((r.seats[o.index(0)].longest_repeat_run for o, r in runs), default=0)
             lines.append(rate(f"{game} {level} vs greedy", bot, len(runs), TARGETS.get(level, "")))
             lines.append(
                 f"    greedy wins {greedy}, neither {len(runs) - bot - greedy}, unfinished {unfinished}; "
                 f"turns median {statistics.median(turns) if turns else 0:.0f} max {max(turns, default=0)}; "
                 f"per searched decision CPU ms p50 {percentile(cpu, 50):.0f} p95 {percentile(cpu, 95):.0f}, "
                 f"wall ms p50 {percentile(wall, 50):.0f} p95 {percentile(wall, 95):.0f} "
-                f"({len(cpu)} decisions)"
+                f"({len(cpu)} decisions); the bot's turns that ended in a public position it had ended "
+                f"a turn in before: {repeats} of {ends} (longest run {run})"
             )
             spent = time.perf_counter() - t0
             print(f"  played {game} {level} vs greedy: {len(runs)} games in {spent:.0f} s wall")

@@ -13,6 +13,7 @@ When the game waits for nobody but a timer, the arena applies the timeout at onc
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
@@ -20,6 +21,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from typing import Any
 
 from bot.ai import LEVEL_NAMES, decide
 from bot.ai.greedy import greedy_action
@@ -44,6 +46,38 @@ class SeatRecord:
     """CPU milliseconds of each decision that ran a search."""
     searched_wall_ms: list[float] = field(default_factory=list)
     """Wall-clock milliseconds of the same decisions."""
+    turn_ends: int = 0
+    """Turns this seat ended."""
+    repeats: int = 0
+    """Turns it ended in a public position it had already ended a turn in (a shuttle's mark)."""
+    longest_repeat_run: int = 0
+    """The most such turns in a row."""
+
+
+class Repetitions:
+    """Counts, per seat, the turns that end in a public position the seat already ended a turn
+    in: the whole public view but the turn number and the prompt's words. A bot that shuttles
+    between two cells with nothing gained repeats every turn; a game that goes on never does."""
+
+    IGNORED = ("turn", "prompt")
+
+    def __init__(self) -> None:
+        self._seen: dict[str, set[str]] = {}
+        self._run: dict[str, int] = {}
+
+    def turn_ended(self, record: SeatRecord, seat: str, view: dict[str, Any]) -> None:
+        """``seat`` ended a turn and ``view`` (public) is the position it left."""
+        public = {k: v for k, v in view.items() if k not in self.IGNORED}
+        key = json.dumps(public, sort_keys=True, default=str)
+        seen = self._seen.setdefault(seat, set())
+        record.turn_ends += 1
+        if key in seen:
+            record.repeats += 1
+            self._run[seat] = self._run.get(seat, 0) + 1
+            record.longest_repeat_run = max(record.longest_repeat_run, self._run[seat])
+        else:
+            seen.add(key)
+            self._run[seat] = 0
 
 
 @dataclass
@@ -81,7 +115,16 @@ def play_game(
     players = [f"bot:{i}" for i in range(len(levels))]
     game = cls.new(players, seed, options or {})
     seats = {p: SeatRecord(level, False, 0) for p, level in zip(players, levels, strict=True)}
+    repetitions = Repetitions()
+    last = game.view(None)
     count = 0
+
+    def applied() -> None:
+        nonlocal last
+        view = game.view(None)
+        if view.get("turn") != last.get("turn") and last.get("active") in seats:
+            repetitions.turn_ended(seats[last["active"]], last["active"], view)
+        last = view
 
     def ask(player: str):
         nonlocal count
@@ -115,6 +158,7 @@ def play_game(
                 action = ask(other)
                 if action is not None:
                     game.apply(other, action)
+                    applied()
                     acted = True
                     break
         if acted:
@@ -122,13 +166,16 @@ def play_game(
         deciders = [p for p in prompt.deciders() if game.legal_actions(p)]
         if not deciders:
             game.apply(SYSTEM, dict(TIMEOUT))
+            applied()
             continue
         player = deciders[0]
         action = ask(player)
         if action is None:  # a waiting player with nothing but optional chances: let time run out
             game.apply(SYSTEM, dict(TIMEOUT))
+            applied()
             continue
         game.apply(player, action)
+        applied()
     result = game.result()
     view = game.view(None)
     turns = int(view.get("turn") or 0)

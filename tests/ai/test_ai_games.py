@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.arena import labels, main, play_game, run_games, wilson
+from bot.arena import Repetitions, SeatRecord, labels, main, play_game, run_games, wilson
 
 LEVEL_CYCLE = ("hard", "easy", "normal", "random", "hard")
 DECISIONS_PER_SEAT = {"Argo": 100, "Argoat": 160}
@@ -69,3 +69,26 @@ def test_the_greedy_player_beats_random_play_and_finishes():
         greedy = sum(record.seats[order.index(0)].won for order, record in runs)
         rand = sum(record.seats[order.index(1)].won for order, record in runs)
         assert greedy >= 3 and rand == 0, (game, greedy, rand)
+
+
+def test_repetitions_count_turns_that_end_where_the_seat_had_already_been():
+    record = SeatRecord("hard", False, 0)
+    repetitions = Repetitions()
+    shuttle = [{"at": "temple"}, {"at": "tower"}, {"at": "temple"}, {"at": "tower"}, {"at": "temple"}]
+    for turn, where in enumerate(shuttle):
+        repetitions.turn_ended(record, "a", {**where, "turn": turn, "prompt": {"text": f"turn {turn}"}})
+    assert (record.turn_ends, record.repeats, record.longest_repeat_run) == (5, 3, 3)
+    repetitions.turn_ended(record, "a", {"at": "temple", "emeralds": 4, "turn": 9})  # something gained
+    repetitions.turn_ended(record, "a", {"at": "tower", "turn": 10})
+    assert (record.turn_ends, record.repeats, record.longest_repeat_run) == (7, 4, 3)
+    other = SeatRecord("greedy", False, 0)
+    repetitions.turn_ended(other, "b", {"at": "temple", "turn": 11})  # another seat's first time
+    assert other.repeats == 0
+
+
+def test_a_game_records_each_seats_turn_ends():
+    record = play_game("Argoat", ["normal", "greedy"], 21, iterations=25, max_decisions=320)
+    assert record.finished
+    ends = [s.turn_ends for s in record.seats]
+    assert sum(ends) in (record.turns - 1, record.turns) and min(ends) >= record.turns // 2 - 1
+    assert all(s.repeats <= s.turn_ends for s in record.seats)
