@@ -24,7 +24,7 @@ import random
 from typing import Any
 
 from bot.ai import argoat_trades
-from bot.ai.argoat_eval import FAR, fragment_cells, goal_distances, goals, knowledge, race_values
+from bot.ai.argoat_eval import FAR, fragment_cells, goal_distances, goals, knowledge, progress, race_values
 from bot.ai.policy import Policy, plain, register
 from bot.engine.argoat.data import CARAVAN, FOUNTAIN, FRAGMENT_KEYS, FRONTIER_BY_KEY, HILL, TRAIL
 from bot.engine.argoat.geometry import OFFSETS, parse
@@ -35,6 +35,33 @@ Coord = tuple[int, int]
 
 EXPLORATION = 0.15
 """Chance a rollout move is a random one instead of the goal-directed one."""
+
+
+PRUNE_MARGIN = 0.01
+"""How much worse than the best step (progress after ending the turn) a step leading away from
+the goals may be and still be searched at the root."""
+EXTRA_TURN = 1.0
+"""What an extra turn counts for in :func:`_worth_ending_after` (keeps the Temple's step)."""
+
+
+def _worth_ending_after(world: Game, player: str, step: Action) -> float:
+    """The bot's progress after ``step`` and the best way to end its turn there (more when the
+    Frontier grants another turn), on a copy of ``world`` (a determinised copy itself)."""
+    moved = world.clone()
+    moved.apply(player, step)
+    ends: list[Action | None] = [a for a in moved.legal_actions(player) if a["type"] == "end"]
+    best = -FAR * 1.0
+    for end in ends or [None]:
+        after = moved.clone() if end is not None else moved
+        if end is not None:
+            after.apply(player, end)
+        state: State = after.state  # type: ignore[attr-defined]
+        seat = state.seat(player)
+        value = progress(state, seat)
+        if end is not None and state.phase == TURN and state.seats[state.active].id == player:
+            value += EXTRA_TURN
+        best = max(best, value)
+    return best
 
 
 def _destination(pos: Coord, action: Action) -> Coord:
@@ -94,6 +121,32 @@ class ArgoatPolicy(Policy):
             if start is not None:
                 return True, start
         return False, None
+
+    def root_candidates(
+        self, world: Game, player: str, actions: list[Action], rng: random.Random
+    ) -> list[Action]:
+        """The tree's candidates, less the steps that lead nowhere: a step or Bleina ride that
+        takes the bot further from its goals is dropped when ending the turn there leaves it
+        worse off than another step would (its Frontier gives nothing it lacks, no extra turn).
+        A short search finds such a step about as good as the right one and, with no memory
+        between decisions, can walk back and forth between two cells for turns on end."""
+        options = self.candidates(world, player, actions, 0)
+        state: State = world.state  # type: ignore[attr-defined]
+        steps = [a for a in options if a["type"] in ("move", "bleina")]
+        if state.phase != TURN or len(steps) < 2 or state.seats[state.active].id != player:
+            return options
+        seat = state.seats[state.active]
+        dist = goal_distances(state, goals(state, seat))
+        here = dist.get(seat.pos, FAR)
+        worth = {id(a): _worth_ending_after(world, player, a) for a in steps}
+        best = max(worth.values())
+        return [
+            a
+            for a in options
+            if id(a) not in worth
+            or worth[id(a)] >= best - PRUNE_MARGIN
+            or dist.get(_destination(seat.pos, a), FAR) <= here
+        ]
 
     # ----- rollouts ---------------------------------------------------------------------------
 

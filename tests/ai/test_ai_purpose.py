@@ -7,8 +7,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from bot.ai import choose_action
 from bot.ai.greedy import greedy_action
+from bot.arena import Repetitions, SeatRecord
 from bot.engine.argo.data import WAREHOUSE
 from bot.engine.argoat import ArgoatGame
 from bot.engine.core import SYSTEM, TIMEOUT
@@ -47,43 +50,42 @@ def test_a_bot_on_an_unused_warehouse_activates_it_within_two_turns():
             assert game.st.scores[0] >= 2, (level, seed)
 
 
-SHUTTLE = Path(__file__).parent / "positions" / "argoat_shuttle.json"
-"""A two-player Argoat game at turn 11, saved from bot-vs-bot play of the code before issue 24
-(``hard`` at 150 iterations, game seed 11): both bots hold the Moon Fragment, 3 Emeralds and
-nothing else, and from here shuttled between the Temple and the Tower (which gives the Moon
-they have) turn after turn. From this position that code still shuttled for 8 turns in 4 of
-these 5 seeds."""
+POSITIONS = Path(__file__).parent / "positions"
+SHUTTLES = {
+    "argoat_shuttle.json": "saved from bot-vs-bot play of the code before issue 24 (hard, 150 "
+    "iterations, game seed 11, turn 11): both bots hold the Moon and 3 Emeralds and shuttled between "
+    "the Temple (another turn) and the Tower (the Moon they have), 7 turns in a row from here",
+    "argoat_temple_bounce.json": "saved from the same play of issue 24's first version (game seed "
+    "23, turn 16): both bots walk in and out of the Hermit's dead end through the Temple, short of "
+    "the Ruler at the Dark Dragon four steps away, 6 turns in a row in 3 of these 4 seeds",
+}
 
 
-def turn_ends(game: ArgoatGame, seed: int, turns: int = 8) -> dict[str, list[tuple[object, ...]]]:
-    """Both seats played by ``hard`` (150 iterations) until each has ended ``turns`` turns: what
-    each seat had at the end of each of its turns (cell, Emeralds, Fragments, Items, peeks, map
-    size)."""
-    ends: dict[str, list[tuple[object, ...]]] = {p: [] for p in game.players}
-    s = game.state
+def longest_repeat_runs(game: ArgoatGame, seed: int, turns: int = 10) -> dict[str, int]:
+    """Both seats played by ``hard`` (150 iterations) until each has ended ``turns`` turns: per
+    seat, the most turns in a row it ended in a public position it had ended a turn in before."""
+    seats = {p: SeatRecord("hard", False, 0) for p in game.players}
+    repetitions = Repetitions()
+    last = game.view(None)
     steps = 0
-    while game.result() is None and min(len(e) for e in ends.values()) < turns and steps < 600:
+    while game.result() is None and min(r.turn_ends for r in seats.values()) < turns and steps < 600:
         deciders = [p for p in game.prompt().deciders() if game.legal_actions(p)]
         if not deciders:
             game.apply(SYSTEM, dict(TIMEOUT))
-            continue
-        seat, turn = s.seats[s.active], s.turn
-        action = choose_action(game, deciders[0], level="hard", seed=seed * 7919 + steps, iterations=150)
-        game.apply(deciders[0], action or game.legal_actions(deciders[0])[0])
-        steps += 1
-        if s.turn != turn:
-            kept = (seat.emeralds, tuple(seat.fragments), tuple(seat.items), len(seat.peeks))
-            ends[seat.id].append((seat.pos, *kept, len(s.frontiers)))
-    return ends
+        else:
+            action = choose_action(game, deciders[0], level="hard", seed=seed * 7919 + steps, iterations=150)
+            game.apply(deciders[0], action or game.legal_actions(deciders[0])[0])
+            steps += 1
+        view = game.view(None)
+        if view["turn"] != last["turn"]:
+            repetitions.turn_ended(seats[last["active"]], last["active"], view)
+        last = view
+    return {p: r.longest_repeat_run for p, r in seats.items()}
 
 
-def test_argoat_bots_do_not_shuttle_without_progress_from_a_saved_shuttle():
-    for seed in range(5):
-        game = ArgoatGame.from_json(json.loads(SHUTTLE.read_text()))
-        for who, ends in turn_ends(game, seed).items():
-            if game.result() is not None:
-                break  # someone won: no shuttle there
-            assert len(ends) >= 8, (seed, who)
-            cells = {end[0] for end in ends[:8]}
-            holdings = {end[1:] for end in ends[:8]}
-            assert len(cells) > 2 or len(holdings) > 1, (seed, who, ends[0])
+@pytest.mark.parametrize("name", sorted(SHUTTLES))
+def test_argoat_bots_do_not_shuttle_from_saved_shuttles(name):
+    for seed in range(4):
+        game = ArgoatGame.from_json(json.loads((POSITIONS / name).read_text()))
+        runs = longest_repeat_runs(game, seed)
+        assert max(runs.values()) <= 2, (name, seed, runs, SHUTTLES[name])
