@@ -107,9 +107,10 @@ class ISMCTS:
         self.root_keys: dict[Key, Action | None] = {(player, game.notation(a)): a for a in root_actions}
         if allow_wait:
             self.root_keys[(player, WAIT)] = None
-        self.root_options: dict[Key, Action | None] = dict(self.root_keys)
+        self.root_key_list: list[Key] = list(self.root_keys)
         """The root's moves in every world: the player's own legal actions depend only on what
         they see, so they are the same in every determinisation (chosen once, not per world)."""
+        self.root_moves: list[Action | None] = list(self.root_keys.values())
         self.allow_wait = allow_wait
         self.c = exploration
         self.iterations = 0
@@ -136,11 +137,13 @@ class ISMCTS:
         node = self.root
         path = [node]
         depth = 0
-        options: dict[Key, Action | None]
+        keys: list[Key]
+        moves: list[Action | None]
         while True:
             if depth == 0:
                 actor = self.player
-                options = self.root_options
+                keys = self.root_key_list
+                moves = self.root_moves
             else:
                 step = decider(world)
                 if step is None:
@@ -150,30 +153,31 @@ class ISMCTS:
                     if not _timeout(world):
                         break
                     continue
-                options = {
-                    (actor, world.notation(a)): a
-                    for a in self.policy.candidates(world, actor, actions, depth)
-                }
-            if not options:
+                keys = []
+                moves = []
+                for action in self.policy.candidates(world, actor, actions, depth):
+                    keys.append((actor, world.notation(action)))
+                    moves.append(action)
+            if not keys:
                 break
             children = node.children
-            untried = []
-            for key in options:
+            untried: list[int] = []
+            for index, key in enumerate(keys):
                 child = children.get(key)
                 if child is None:
-                    untried.append(key)
+                    untried.append(index)
                 else:
                     child.avail += 1
             if untried:
-                key = untried[self.rng.randrange(len(untried))]
-                child = children[key] = Node(self.n)
+                index = untried[self.rng.randrange(len(untried))]
+                child = children[keys[index]] = Node(self.n)
                 child.avail = 1
-                self._play(world, actor, options[key])
+                self._play(world, actor, moves[index])
                 path.append(child)
                 break
-            key = self._select(node, options, self.seats.get(actor, 0))
-            node = children[key]
-            self._play(world, actor, options[key])
+            index = self._select(children, keys, self.seats.get(actor, 0))
+            node = children[keys[index]]
+            self._play(world, actor, moves[index])
             path.append(node)
             depth += 1
         values = self._rollout(world)
@@ -188,18 +192,19 @@ class ISMCTS:
         if action is not None:  # None is waiting: the game goes on without this player
             world.apply(actor, action)
 
-    def _select(self, node: Node, options: dict[Key, Action | None], seat: int) -> Key:
-        best_key: Key | None = None
+    def _select(self, children: dict[Key, Node], keys: list[Key], seat: int) -> int:
+        """The index in ``keys`` of the child with the best UCB1 value for ``seat`` (first on ties)."""
+        best_index = -1
         best = -math.inf
         c = self.c
-        children = node.children
-        for key in options:
+        for index, key in enumerate(keys):
             child = children[key]
-            score = child.sums[seat] / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+            visits = float(child.visits)
+            score = child.sums[seat] / visits + c * math.sqrt(math.log(child.avail) / visits)
             if score > best:
-                best, best_key = score, key
-        assert best_key is not None
-        return best_key
+                best, best_index = score, index
+        assert best_index >= 0
+        return best_index
 
     def _rollout(self, world: Game) -> list[float]:
         policy = self.policy
