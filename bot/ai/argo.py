@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections import deque
 from typing import Any, Final
 
 from bot.ai.policy import Policy, plain, register
@@ -107,19 +106,23 @@ def _threatened(st: State) -> set[int]:
 def _pod_reach(st: State) -> dict[int, tuple[int, int]]:
     """For each tile: steps to the nearest Escape Pod with a free seat, and that seat's value."""
     reach: dict[int, tuple[int, int]] = {}
-    queue: deque[int] = deque()
+    queue: list[int] = []  # breadth first: a list read from the front (``start``)
     for tile in st.pos:
         info = TILES[tile]
         taken = len(st.occ.get(tile, ()))
         if info.kind == POD and taken < len(info.seats):
             reach[tile] = (0, info.seats[taken])
             queue.append(tile)
-    while queue:
-        tile = queue.popleft()
+    joined = station.links(st)
+    start = 0
+    while start < len(queue):
+        tile = queue[start]
+        start += 1
         steps, value = reach[tile]
-        for other in station.linked(st, tile):
+        found = (steps + 1, value)
+        for other in joined[tile]:
             if other not in reach:
-                reach[other] = (steps + 1, value)
+                reach[other] = found
                 queue.append(other)
     return reach
 
@@ -389,8 +392,8 @@ def _astronaut_move_weight(
     near_alien: set[int],
     reach: dict[int, tuple[int, int]],
 ) -> float:
-    aid = action["astronaut"]
-    dest = action["path"][-1]
+    aid: int = action["astronaut"]
+    dest: int = action["path"][-1]
     role = _role(aid)
     info = TILES[dest]
     if info.kind == POD:

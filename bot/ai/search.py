@@ -169,7 +169,7 @@ class ISMCTS:
                 else:
                     child.avail += 1
             if untried:
-                index = untried[self.rng.randrange(len(untried))]
+                index = untried[below(self.rng, len(untried))]
                 child = children[keys[index]] = Node(self.n)
                 child.avail = 1
                 self._play(world, actor, moves[index])
@@ -244,6 +244,16 @@ class ISMCTS:
         if best_key is None:  # no iteration reached a root move (cannot happen with >= 1 iteration)
             best_key = next(iter(self.root_keys))
         return SearchResult(self.root_keys[best_key], self.iterations, visits, values)
+
+
+def below(rng: random.Random, n: int) -> int:
+    """The number ``rng.randrange(n)`` would give (``n`` >= 1), drawn the same way (rejection
+    sampling on ``getrandbits``) without the pure-Python layers of ``random.py``."""
+    bits = n.bit_length()
+    drawn: int = rng.getrandbits(bits)
+    while drawn >= n:
+        drawn = rng.getrandbits(bits)
+    return drawn
 
 
 def _timeout(world: Game) -> bool:

@@ -20,6 +20,8 @@ _COLOURED: Final[tuple[str, ...]] = tuple(
 """``Colour-Role`` of every Astronaut id."""
 _DOORS: Final[tuple[str, ...]] = tuple("doors-" + doors_text(mask) for mask in range(16))
 """The doors token of every door mask."""
+_MEMO_SIZE: Final = 2048
+"""Build notations remembered per layout at most (a layout offers a few hundred builds)."""
 _LABELS: Final[dict[Cell, str]] = {}
 """Cell names already worked out (a station spans a few dozen cells)."""
 
@@ -77,11 +79,26 @@ def notation(st: State, action: Action, decider: int | None) -> str:
     if kind == "teleport":
         return f"teleport {_at(st, action['to'])}"
     if kind == "build":
-        tile = action["tile"]
-        return f"build {TILES[tile].token} {_cell(action)} {_doors(tile, action['rot'])}"
+        return _build(st, action)
     if kind == "activate":
         return _activate(st, action, decider)
     return kind
+
+
+def _build(st: State, action: Action) -> str:
+    """A build's notation, which depends on the action alone: remembered per layout for the
+    action objects asked about (``building.build_options`` shares its lists between copies)."""
+    memo: dict[int, tuple[Action, str]] | None = st.geo.get("build_notation")
+    if memo is None:
+        memo = st.geo["build_notation"] = {}
+    found = memo.get(id(action))
+    if found is not None and found[0] is action:
+        return found[1]
+    tile = action["tile"]
+    text = f"build {TILES[tile].token} {_cell(action)} {_doors(tile, action['rot'])}"
+    if len(memo) < _MEMO_SIZE:
+        memo[id(action)] = (action, text)  # the entry keeps the action alive: its id stays its own
+    return text
 
 
 def _pilot_suffix(st: State, action: Action) -> str:
