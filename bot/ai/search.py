@@ -25,7 +25,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from bot.ai.policy import Policy
 from bot.engine.core import SYSTEM, TIMEOUT, Action, Game, IllegalAction
@@ -133,7 +133,7 @@ class ISMCTS:
     # ----- one iteration ----------------------------------------------------------------------
 
     def _iterate(self) -> None:
-        world = self.game.determinize(self.player, random.Random(self.rng.getrandbits(64)))
+        world = self.game.determinize(self.player, Draws(random.Random(self.rng.getrandbits(64))))
         node = self.root
         path = [node]
         depth = 0
@@ -254,6 +254,27 @@ def below(rng: random.Random, n: int) -> int:
     while drawn >= n:
         drawn = rng.getrandbits(bits)
     return drawn
+
+
+class Draws:
+    """A ``RandomSource`` for ``determinize``: ``randrange`` and ``shuffle`` give exactly the numbers
+    and orders of the same methods of ``rng``, in compiled code when the search is compiled."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def randrange(self, n: int, /) -> int:
+        """``rng.randrange(n)``."""
+        if n <= 0:
+            raise ValueError(f"empty range for randrange({n})")
+        return below(self.rng, n)
+
+    def shuffle(self, items: list[Any], /) -> None:
+        """``rng.shuffle(items)``: Fisher-Yates from the end, as ``random.Random`` does it."""
+        rng = self.rng
+        for i in range(len(items) - 1, 0, -1):
+            j = below(rng, i + 1)
+            items[i], items[j] = items[j], items[i]
 
 
 def _timeout(world: Game) -> bool:
