@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections import deque
 from typing import Any, Final
 
 from bot.ai.policy import Policy, plain, register
@@ -107,19 +106,23 @@ def _threatened(st: State) -> set[int]:
 def _pod_reach(st: State) -> dict[int, tuple[int, int]]:
     """For each tile: steps to the nearest Escape Pod with a free seat, and that seat's value."""
     reach: dict[int, tuple[int, int]] = {}
-    queue: deque[int] = deque()
+    queue: list[int] = []  # breadth first: a list read from the front (``start``)
     for tile in st.pos:
         info = TILES[tile]
         taken = len(st.occ.get(tile, ()))
         if info.kind == POD and taken < len(info.seats):
             reach[tile] = (0, info.seats[taken])
             queue.append(tile)
-    while queue:
-        tile = queue.popleft()
+    joined = station.links(st)
+    start = 0
+    while start < len(queue):
+        tile = queue[start]
+        start += 1
         steps, value = reach[tile]
-        for other in station.linked(st, tile):
+        found = (steps + 1, value)
+        for other in joined[tile]:
             if other not in reach:
-                reach[other] = (steps + 1, value)
+                reach[other] = found
                 queue.append(other)
     return reach
 
@@ -308,54 +311,53 @@ def _is_control_room(action: Action) -> bool:
     return kind == "activate" and TILES[action["module"]].kind == CONTROL_ROOM
 
 
-def _pod_distance(st: State) -> dict[int, int]:
-    """Steps from each tile to the nearest Escape Pod with a free seat (through linked tiles)."""
-    return {tile: steps for tile, (steps, _value) in _pod_reach(st).items()}
-
-
 def weights(st: State, seat: int, actions: list[Action]) -> list[float]:
     """How much a sensible player likes each action (higher is likelier in a rollout)."""
-    values = st.track_values()
-    slots_left = len(values) - st.covered() - len(st.track)
-    aliens = set(st.aliens)
+    # What several actions share is worked out at the first action that needs it.
+    slots_left = -1
+    aliens: set[int] | None = None
     near_alien: set[int] | None = None
-    pod_dist: dict[int, int] | None = None
-    control = sum(1 for a in actions if a["type"] == "activate" and TILES[a["module"]].kind == CONTROL_ROOM)
+    reach: dict[int, tuple[int, int]] | None = None
+    control = -1
+    pods_on_station = -1
     out: list[float] = []
     for action in actions:
         kind: str = action["type"]
         if kind == "timemachine":
             out.append(0.3 / len(actions))
-            continue
-        if kind == "pass":
+        elif kind == "pass":
             out.append(1.0)
-            continue
-        if kind == "move" and "alien" in action:
+        elif kind == "move" and "alien" in action:
+            if slots_left < 0:
+                slots_left = len(st.track_values()) - st.covered() - len(st.track)
             out.append(_alien_move_weight(st, seat, action["to"], slots_left))
-            continue
-        if kind == "kill":
-            aid = action["astronaut"]
+        elif kind == "kill":
+            aid: int = action["astronaut"]
             if _owner(aid) == seat:
                 out.append(0.05)
             else:
                 out.append(2.0 if _role(aid) == CHIEF else 1.0)
-            continue
-        if kind == "move" and "astronaut" in action:
-            if pod_dist is None:
-                pod_dist = _pod_distance(st)
-            if near_alien is None:
+        elif kind == "move" and "astronaut" in action:
+            if reach is None or aliens is None or near_alien is None:
+                reach = _pod_reach(st)
+                aliens = set(st.aliens)
                 near_alien = {t for a in aliens for t in station.linked(st, a)}
-            out.append(_astronaut_move_weight(st, action, aliens, near_alien, pod_dist))
-            continue
-        if kind == "activate":
+            out.append(_astronaut_move_weight(st, action, aliens, near_alien, reach))
+        elif kind == "activate":
+            if control < 0:
+                control = sum(1 for a in actions if _is_control_room_activation(a))
             out.append(_activation_weight(st, seat, action, control))
-            continue
-        if kind == "build":
-            pods_on_station = any(TILES[t].kind == POD for t in st.pos)
+        elif kind == "build":
+            if pods_on_station < 0:
+                pods_on_station = 1 if any(TILES[t].kind == POD for t in st.pos) else 0
             out.append(3.0 if TILES[action["tile"]].kind == POD and not pods_on_station else 1.0)
-            continue
-        out.append(1.0)  # pushes, teleports, Pilot choices after a push...
+        else:
+            out.append(1.0)  # pushes, teleports, Pilot choices after a push...
     return out
+
+
+def _is_control_room_activation(action: Action) -> bool:
+    return action["type"] == "activate" and TILES[action["module"]].kind == CONTROL_ROOM
 
 
 def _alien_move_weight(st: State, seat: int, dest: int, slots_left: int) -> float:
@@ -384,10 +386,14 @@ def _alien_move_weight(st: State, seat: int, dest: int, slots_left: int) -> floa
 
 
 def _astronaut_move_weight(
-    st: State, action: Action, aliens: set[int], near_alien: set[int], pod_dist: dict[int, int]
+    st: State,
+    action: Action,
+    aliens: set[int],
+    near_alien: set[int],
+    reach: dict[int, tuple[int, int]],
 ) -> float:
-    aid = action["astronaut"]
-    dest = action["path"][-1]
+    aid: int = action["astronaut"]
+    dest: int = action["path"][-1]
     role = _role(aid)
     info = TILES[dest]
     if info.kind == POD:
@@ -399,8 +405,9 @@ def _astronaut_move_weight(
         return 4.0 if role == GRUNT else 0.02
     weight = 1.0
     here = st.loc[aid]
-    far = 99
-    if pod_dist.get(dest, far) < pod_dist.get(here, far):
+    to_pod = reach.get(dest)
+    from_pod = reach.get(here)
+    if to_pod is not None and (from_pod is None or to_pod[0] < from_pod[0]):
         weight *= 2.5
     elif here == WAKING_ROOM_ID:
         weight *= 1.5

@@ -25,7 +25,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from bot.ai.policy import Policy
 from bot.engine.core import SYSTEM, TIMEOUT, Action, Game, IllegalAction
@@ -107,9 +107,10 @@ class ISMCTS:
         self.root_keys: dict[Key, Action | None] = {(player, game.notation(a)): a for a in root_actions}
         if allow_wait:
             self.root_keys[(player, WAIT)] = None
-        self.root_options: dict[Key, Action | None] = dict(self.root_keys)
+        self.root_key_list: list[Key] = list(self.root_keys)
         """The root's moves in every world: the player's own legal actions depend only on what
         they see, so they are the same in every determinisation (chosen once, not per world)."""
+        self.root_moves: list[Action | None] = list(self.root_keys.values())
         self.allow_wait = allow_wait
         self.c = exploration
         self.iterations = 0
@@ -132,15 +133,17 @@ class ISMCTS:
     # ----- one iteration ----------------------------------------------------------------------
 
     def _iterate(self) -> None:
-        world = self.game.determinize(self.player, random.Random(self.rng.getrandbits(64)))
+        world = self.game.determinize(self.player, Draws(random.Random(self.rng.getrandbits(64))))
         node = self.root
         path = [node]
         depth = 0
-        options: dict[Key, Action | None]
+        keys: list[Key]
+        moves: list[Action | None]
         while True:
             if depth == 0:
                 actor = self.player
-                options = self.root_options
+                keys = self.root_key_list
+                moves = self.root_moves
             else:
                 step = decider(world)
                 if step is None:
@@ -150,30 +153,31 @@ class ISMCTS:
                     if not _timeout(world):
                         break
                     continue
-                options = {
-                    (actor, world.notation(a)): a
-                    for a in self.policy.candidates(world, actor, actions, depth)
-                }
-            if not options:
+                keys = []
+                moves = []
+                for action in self.policy.candidates(world, actor, actions, depth):
+                    keys.append((actor, world.notation(action)))
+                    moves.append(action)
+            if not keys:
                 break
             children = node.children
-            untried = []
-            for key in options:
+            untried: list[int] = []
+            for index, key in enumerate(keys):
                 child = children.get(key)
                 if child is None:
-                    untried.append(key)
+                    untried.append(index)
                 else:
                     child.avail += 1
             if untried:
-                key = untried[self.rng.randrange(len(untried))]
-                child = children[key] = Node(self.n)
+                index = untried[below(self.rng, len(untried))]
+                child = children[keys[index]] = Node(self.n)
                 child.avail = 1
-                self._play(world, actor, options[key])
+                self._play(world, actor, moves[index])
                 path.append(child)
                 break
-            key = self._select(node, options, self.seats.get(actor, 0))
-            node = children[key]
-            self._play(world, actor, options[key])
+            index = self._select(children, keys, self.seats.get(actor, 0))
+            node = children[keys[index]]
+            self._play(world, actor, moves[index])
             path.append(node)
             depth += 1
         values = self._rollout(world)
@@ -188,18 +192,19 @@ class ISMCTS:
         if action is not None:  # None is waiting: the game goes on without this player
             world.apply(actor, action)
 
-    def _select(self, node: Node, options: dict[Key, Action | None], seat: int) -> Key:
-        best_key: Key | None = None
+    def _select(self, children: dict[Key, Node], keys: list[Key], seat: int) -> int:
+        """The index in ``keys`` of the child with the best UCB1 value for ``seat`` (first on ties)."""
+        best_index = -1
         best = -math.inf
         c = self.c
-        children = node.children
-        for key in options:
+        for index, key in enumerate(keys):
             child = children[key]
-            score = child.sums[seat] / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+            visits = float(child.visits)
+            score = child.sums[seat] / visits + c * math.sqrt(math.log(child.avail) / visits)
             if score > best:
-                best, best_key = score, key
-        assert best_key is not None
-        return best_key
+                best, best_index = score, index
+        assert best_index >= 0
+        return best_index
 
     def _rollout(self, world: Game) -> list[float]:
         policy = self.policy
@@ -239,6 +244,37 @@ class ISMCTS:
         if best_key is None:  # no iteration reached a root move (cannot happen with >= 1 iteration)
             best_key = next(iter(self.root_keys))
         return SearchResult(self.root_keys[best_key], self.iterations, visits, values)
+
+
+def below(rng: random.Random, n: int) -> int:
+    """The number ``rng.randrange(n)`` would give (``n`` >= 1), drawn the same way (rejection
+    sampling on ``getrandbits``) without the pure-Python layers of ``random.py``."""
+    bits = n.bit_length()
+    drawn: int = rng.getrandbits(bits)
+    while drawn >= n:
+        drawn = rng.getrandbits(bits)
+    return drawn
+
+
+class Draws:
+    """A ``RandomSource`` for ``determinize``: ``randrange`` and ``shuffle`` give exactly the numbers
+    and orders of the same methods of ``rng``, in compiled code when the search is compiled."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def randrange(self, n: int, /) -> int:
+        """``rng.randrange(n)``."""
+        if n <= 0:
+            raise ValueError(f"empty range for randrange({n})")
+        return below(self.rng, n)
+
+    def shuffle(self, items: list[Any], /) -> None:
+        """``rng.shuffle(items)``: Fisher-Yates from the end, as ``random.Random`` does it."""
+        rng = self.rng
+        for i in range(len(items) - 1, 0, -1):
+            j = below(rng, i + 1)
+            items[i], items[j] = items[j], items[i]
 
 
 def _timeout(world: Game) -> bool:

@@ -4,11 +4,13 @@ answers the cases that need no search (single action, unknown level, random leve
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 from ai_positions import HiddenNim, positions
 
 from bot.ai import LEVEL_NAMES, choose_action, decide
+from bot.ai.search import Draws, below
 from bot.engine.argo import ArgoGame
 from bot.engine.argoat import ArgoatGame
 
@@ -100,3 +102,30 @@ def test_the_search_is_game_agnostic():
         for seed in range(3):
             action = choose_action(game, "a", level="hard", seed=seed, iterations=400)
             assert action == {"type": "take", "n": best}, (pile, seed)
+
+
+def test_the_search_draws_its_expansions_as_randrange_would():
+    """``search.below`` (the compiled search's draw) gives exactly ``randrange``'s numbers, so
+    seeded searches decide as they did with ``randrange``."""
+    for seed in range(20):
+        mine, theirs = random.Random(seed), random.Random(seed)
+        for n in (*range(1, 70), 127, 128, 129, 1000, 4096):
+            assert below(mine, n) == theirs.randrange(n)
+        assert mine.getstate() == theirs.getstate()
+
+
+def test_the_searched_worlds_are_drawn_as_with_random_random():
+    """``search.Draws`` (what the search hands ``determinize``) shuffles and draws exactly as the
+    ``random.Random`` it wraps would."""
+    for seed in range(20):
+        mine, theirs = Draws(random.Random(seed)), random.Random(seed)
+        for size in (0, 1, 2, 3, 5, 17, 40, 300):
+            a, b = list(range(size)), list(range(size))
+            mine.shuffle(a)
+            theirs.shuffle(b)
+            assert a == b
+            assert mine.randrange(1 << 64) == theirs.randrange(1 << 64)
+            assert mine.randrange(size + 1) == theirs.randrange(size + 1)
+        assert mine.rng.getstate() == theirs.getstate()
+    with pytest.raises(ValueError):
+        Draws(random.Random(0)).randrange(0)

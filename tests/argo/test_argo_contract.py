@@ -131,6 +131,26 @@ def test_notation_tokens_and_parse():
         game.parse(who, "fly away")
 
 
+def test_build_options_are_shared_by_copies_and_their_notations_are_those_of_equal_actions():
+    game = ArgoGame.new(["a", "b", "c", "d"], 9, {})
+    who = game.prompt().player
+    builds = game.legal_actions(who)
+    assert builds[0]["type"] == "build"
+    world = game.clone()
+    assert all(x is y for x, y in zip(world.legal_actions(who), builds, strict=True))
+    fresh = ArgoGame.from_json(json.loads(json.dumps(game.to_json())))
+    assert fresh.legal_actions(who) == builds
+    for _ in range(2):  # the second time from the notations remembered for this layout
+        for action in builds:
+            text = game.notation(action)
+            assert text == world.notation(action) == fresh.notation(json.loads(json.dumps(action)))
+    other = next(a for a in builds if a["cell"] != builds[0]["cell"])
+    assert game.notation({**builds[0], "cell": other["cell"]}) != game.notation(builds[0])
+    game.apply(who, builds[0])
+    assert world.legal_actions(who) == builds  # the copy still offers its builds
+    assert [world.notation(a) for a in builds] == [fresh.notation(a) for a in fresh.legal_actions(who)]
+
+
 def test_view_is_complete_and_json_safe():
     game = setup(BASE, astronauts={"Blue-Grunt": "N1"}, aliens=["N2"], tokens={"N1": ["Yellow"]})
     view = game.view(None)

@@ -20,12 +20,22 @@ def supply_left(st: State) -> bool:
 
 
 def build_options(st: State) -> list[Action]:
-    """Every legal build: a face-up Module or the top Escape Pod, placed and rotated."""
+    """Every legal build: a face-up Module or the top Escape Pod, placed and rotated.
+
+    The list depends only on the layout and on the tiles on offer, so it is kept in ``st.geo``
+    per offer (copies of a state share it: a search's sampled worlds build the same list once).
+    Callers must not change it."""
+    candidates = (*st.display, st.pod_stack[0]) if st.pod_stack else tuple(st.display)
+    key = ("build", candidates)
+    found: list[Action] | None = st.geo.get(key)
+    if found is None:
+        found = st.geo[key] = _build_options(st, candidates)
+    return found
+
+
+def _build_options(st: State, candidates: tuple[int, ...]) -> list[Action]:
     out: list[Action] = []
     seen: set[str] = set()
-    candidates = list(st.display)
-    if st.pod_stack:
-        candidates.append(st.pod_stack[0])
     for tile in candidates:
         token = TILES[tile].token
         if token in seen:

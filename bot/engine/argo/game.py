@@ -65,6 +65,14 @@ _TURN_FIELDS: Final = (
 """The fields the turn flow (this module) reassigns on the present state object."""
 
 
+def _listed(action: Action, options: list[Action]) -> bool:
+    """``action in options``, looking for the very object first (what bots and menus pass)."""
+    for option in options:
+        if option is action:
+            return True
+    return action in options
+
+
 class ArgoGame(Game):
     """A game of Argo for 2 to 4 players, every rule of the rulebook included."""
 
@@ -298,7 +306,7 @@ class ArgoGame(Game):
                 return [*self._tm_options(seat), {"type": "pass"}]
             return []
         if seat == st.active:
-            return self._phase_options() + ([dict(UNDO)] if self._can_undo() else [])
+            return self._phase_cached() + ([dict(UNDO)] if self._can_undo() else [])
         if seat in self._open_interrupters():
             return self._tm_options(seat)
         return []
@@ -418,7 +426,7 @@ class ArgoGame(Game):
                 self._new_base()
                 return timeout
             raise IllegalAction("Nothing is waiting for a timeout now.")
-        if action not in self._legal_cached(player):
+        if not _listed(action, self._legal_cached(player)):
             raise IllegalAction(self._refusal(player, action))
         seat = self._seat(player)
         assert seat is not None
@@ -600,7 +608,7 @@ class ArgoGame(Game):
         action_phase = root["type"] == "activate" or (root["type"] == "move" and "astronaut" in root)
         if action_phase and st.actions_used == 1 and st.actions_allowed() == 2:
             self._clear()
-            if self._phase_options():  # there is a second action to come
+            if self._phase_cached():  # there is a second action to come
                 st.window = "between"
                 self._maybe_hold()
 
@@ -653,13 +661,13 @@ class ArgoGame(Game):
                     st.phase = "build"
                     self._clear()
                     continue
-                if self._phase_options():
+                if self._phase_cached():
                     return
                 events.append(Event("No Alien can move.", kind="alien"))
                 self._start(st.active, {"type": "kills"}, events, tm=False, cancel=False)
                 continue
             if st.phase == "build":
-                if self._phase_options():
+                if self._phase_cached():
                     return
                 if building.supply_left(st):
                     events.append(Event("No tile can be placed anywhere: building is over.", kind="build"))
@@ -675,7 +683,7 @@ class ArgoGame(Game):
                 self._clear()
                 continue
             if st.phase == "actions":
-                if st.actions_used < st.actions_allowed() and self._phase_options():
+                if st.actions_used < st.actions_allowed() and self._phase_cached():
                     return
                 self._end_turn(events)
                 continue
@@ -699,7 +707,9 @@ class ArgoGame(Game):
         st.turn += 1
         self._begin_turn(events)
 
-    def _phase_options(self) -> list[Action]:
+    def _phase_cached(self) -> list[Action]:
+        """The active player's options in this phase, kept for this state: callers must not
+        change the list."""
         if "phase" not in self._cache:
             st = self.st
             if st.phase == "alien":
@@ -717,7 +727,8 @@ class ArgoGame(Game):
             else:
                 options = []
             self._cache["phase"] = options
-        return list(self._cache["phase"])
+        found: list[Action] = self._cache["phase"]
+        return found
 
     # ----- Time Machine ---------------------------------------------------------------------
 

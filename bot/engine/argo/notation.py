@@ -6,26 +6,54 @@ by role for the deciding player's own pieces in his own turn and "Colour-Role" o
 
 from __future__ import annotations
 
-from bot.engine.argo.data import COLOURS, ROLES, TILES
-from bot.engine.argo.geometry import doors_text, label, rotate
+from typing import Final
+
+from bot.engine.argo.data import COLOURS, ROLES, TEAM_SIZE, TILES
+from bot.engine.argo.geometry import Cell, doors_text, label, rotate
 from bot.engine.argo.state import State
 from bot.engine.argo.text import owner, role
 from bot.engine.core import Action
+
+_COLOURED: Final[tuple[str, ...]] = tuple(
+    f"{COLOURS[owner(aid)]}-{ROLES[role(aid)]}" for aid in range(len(COLOURS) * TEAM_SIZE)
+)
+"""``Colour-Role`` of every Astronaut id."""
+_DOORS: Final[tuple[str, ...]] = tuple("doors-" + doors_text(mask) for mask in range(16))
+"""The doors token of every door mask."""
+_MEMO_SIZE: Final = 2048
+"""Build notations remembered per layout at most (a layout offers a few hundred builds)."""
+_LABELS: Final[dict[Cell, str]] = {}
+"""Cell names already worked out (a station spans a few dozen cells)."""
 
 
 def piece(aid: int, decider: int | None) -> str:
     """An Astronaut token: bare role for the decider's own pieces, else ``Colour-Role``."""
     if decider is not None and owner(aid) == decider:
         return ROLES[role(aid)]
-    return f"{COLOURS[owner(aid)]}-{ROLES[role(aid)]}"
+    return _COLOURED[aid]
+
+
+def _label(cell: Cell) -> str:
+    """``label(cell)``, remembered."""
+    found = _LABELS.get(cell)
+    if found is None:
+        found = _LABELS[cell] = label(cell)
+    return found
 
 
 def _at(st: State, tile: int) -> str:
-    return label(st.pos[tile]) if tile in st.pos else f"tile{tile}"
+    cell = st.pos.get(tile)
+    return _label(cell) if cell is not None else f"tile{tile}"
+
+
+def _cell(action: Action) -> str:
+    """The label of the action's ``cell`` (a pair, given as a list or a tuple)."""
+    cell = action["cell"]
+    return _label((cell[0], cell[1]))
 
 
 def _doors(tile: int, rot: int) -> str:
-    return "doors-" + doors_text(rotate(TILES[tile].doors, rot))
+    return _DOORS[rotate(TILES[tile].doors, rot)]
 
 
 def notation(st: State, action: Action, decider: int | None) -> str:
@@ -38,7 +66,7 @@ def notation(st: State, action: Action, decider: int | None) -> str:
     if kind == "move" and "alien" in action:
         return f"move Alien {_at(st, action['alien'])} {_at(st, action['to'])}"
     if kind == "move":
-        path = ">".join(_at(st, t) for t in action["path"])
+        path = ">".join([_at(st, t) for t in action["path"]])
         return f"move {piece(action['astronaut'], decider)} {path}{_pilot_suffix(st, action)}"
     if kind == "push" and "alien" in action:
         return f"push Alien {_at(st, action['to'])}"
@@ -51,12 +79,26 @@ def notation(st: State, action: Action, decider: int | None) -> str:
     if kind == "teleport":
         return f"teleport {_at(st, action['to'])}"
     if kind == "build":
-        cell = (action["cell"][0], action["cell"][1])
-        tile = action["tile"]
-        return f"build {TILES[tile].token} {label(cell)} {_doors(tile, action['rot'])}"
+        return _build(st, action)
     if kind == "activate":
         return _activate(st, action, decider)
     return kind
+
+
+def _build(st: State, action: Action) -> str:
+    """A build's notation, which depends on the action alone: remembered per layout for the
+    action objects asked about (``building.build_options`` shares its lists between copies)."""
+    memo: dict[int, tuple[Action, str]] | None = st.geo.get("build_notation")
+    if memo is None:
+        memo = st.geo["build_notation"] = {}
+    found = memo.get(id(action))
+    if found is not None and found[0] is action:
+        return found[1]
+    tile = action["tile"]
+    text = f"build {TILES[tile].token} {_cell(action)} {_doors(tile, action['rot'])}"
+    if len(memo) < _MEMO_SIZE:
+        memo[id(action)] = (action, text)  # the entry keeps the action alive: its id stays its own
+    return text
 
 
 def _pilot_suffix(st: State, action: Action) -> str:
@@ -65,8 +107,7 @@ def _pilot_suffix(st: State, action: Action) -> str:
         return ""
     if choice == "relocate":
         pod = action["path"][-1] if "path" in action else action["to"]
-        cell = (action["cell"][0], action["cell"][1])
-        return f" relocate {label(cell)} {_doors(pod, action['rot'])}"
+        return f" relocate {_cell(action)} {_doors(pod, action['rot'])}"
     return f" {choice}"
 
 
@@ -74,9 +115,8 @@ def _activate(st: State, action: Action, decider: int | None) -> str:
     module = action["module"]
     head = f"activate {TILES[module].token}"
     if "tile" in action:  # Control Room
-        cell = (action["cell"][0], action["cell"][1])
         tile = action["tile"]
-        return f"{head} {_at(st, tile)} {label(cell)} {_doors(tile, action['rot'])}"
+        return f"{head} {_at(st, tile)} {_cell(action)} {_doors(tile, action['rot'])}"
     if "pod" in action:
         return f"{head} {_at(st, action['pod'])}"
     if "astronaut" in action and "alien" in action:

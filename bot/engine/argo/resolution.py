@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-
 from bot.engine.argo.aliens import alien_kills, move_alien
 from bot.engine.argo.building import build
 from bot.engine.argo.effects import Ctx, GameOver, Infeasible, NeedDecision
@@ -61,8 +59,10 @@ def run(st: State, actor: int, root: Action, choices: list[Action], tm: bool = F
     choices cannot be completed.
     """
     ctx = Ctx(st.copy(), actor, choices, tm)
-    with contextlib.suppress(GameOver):
+    try:  # noqa: SIM105 (contextlib.suppress: a context manager object in Python per resolution)
         dispatch(ctx, root)
+    except GameOver:
+        pass
     return ctx
 
 
