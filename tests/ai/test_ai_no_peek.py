@@ -94,6 +94,7 @@ def argoat_twins() -> list[tuple[ArgoatGame, ArgoatGame, str]]:
             if (
                 player is None
                 or len(policy_for(game).candidates(game, player, game.legal_actions(player), 0)) < 2
+                or any(decide(game, player, level="hard", seed=s, iterations=2)[1] is None for s in range(2))
             ):
                 continue
             data = game.to_json()
