@@ -450,7 +450,19 @@ def _height(column: list[tuple[int, Any]]) -> int:
 
 def _pack(blocks: list[tuple[int, Any]], n: int) -> list[list[tuple[int, Any]]]:
     """Blocks in reading order cut into ``n`` columns so that the tallest is as short as possible."""
+    start, cols = 0, []
+    for end in _cuts(tuple(h for h, _ in blocks), n):
+        cols.append(blocks[start:end])
+        start = end
+    return cols
+
+
+@memo(64)
+def _cuts(heights: tuple[int, ...], n: int) -> tuple[int, ...]:
+    """Where :func:`_pack` cuts blocks of these heights (the end of each column)."""
+    blocks = [(h, None) for h in heights]
     best: list[list[tuple[int, Any]]] | None = None
+    best_ends: list[int] = [len(blocks)]
     total = len(blocks)
 
     def cuts(start: int, left: int) -> list[list[int]]:
@@ -464,8 +476,8 @@ def _pack(blocks: list[tuple[int, Any]], n: int) -> list[list[tuple[int, Any]]]:
             cols.append(blocks[start:end])
             start = end
         if best is None or max(_height(c) for c in cols) < max(_height(c) for c in best):
-            best = cols
-    return best or [blocks]
+            best, best_ends = cols, ends
+    return tuple(best_ends)
 
 
 # --- entry points ----------------------------------------------------------------------------
@@ -841,7 +853,19 @@ def _kind(key: str) -> str:
 
 
 def _box(cv: _Canvas, x: int, y: int, w: int, h: int, edge: sp.RGB, width: int = 1) -> None:
-    cv.draw.rounded_rectangle((x, y, x + w - 1, y + h - 1), 8, fill=sp.PANEL, outline=edge, width=width)
+    """A panel's box, drawn on the background (on the palette: a cached one pasted)."""
+    if cv.pal is None:
+        cv.draw.rounded_rectangle((x, y, x + w - 1, y + h - 1), 8, fill=sp.PANEL, outline=edge, width=width)
+    else:
+        cv.img.paste(_box_image(w, h, edge, width), (x, y))
+
+
+@memo(64)
+def _box_image(w: int, h: int, edge: sp.RGB, width: int) -> Image.Image:
+    """A panel's box on the background, on the palette."""
+    cv = _Canvas(w, h)
+    cv.draw.rounded_rectangle((0, 0, w - 1, h - 1), 8, fill=sp.PANEL, outline=edge, width=width)
+    return cv.img
 
 
 def _blocks(view: dict[str, Any], w: int, split: bool = False) -> list[tuple[int, Any]]:
@@ -854,6 +878,7 @@ def _blocks(view: dict[str, Any], w: int, split: bool = False) -> list[tuple[int
 
 
 def _draw_panels(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, ch: Changes) -> None:
+    touched, cv.touched = cv.touched, None  # the panels are off the map: they cover no name plate
     x = lay.panel_x
     for column in lay.columns:
         y = lay.panel_y
@@ -861,6 +886,7 @@ def _draw_panels(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, 
             draw(cv, x, y, spots, ch)
             y += h + BLOCK_GAP
         x += lay.column_w + COLUMN_GAP
+    cv.touched = touched
 
 
 @dataclass(frozen=True)
