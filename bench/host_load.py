@@ -20,7 +20,10 @@ Run ``python bench/host_load.py [--game Argo] [--rate 75] [--seconds 8] [--round
 
    * ``idle``: no background load (the probe's own baseline);
    * ``thread``: boards drawn on two threads of the bot's process (the bot before issue 25);
-   * ``process``: boards drawn in two worker processes (``cogs/boards.py``, the bot now).
+   * ``nice``: boards drawn in two worker processes at ``nice`` +10 (the bot before the
+     workers were put in Linux's idle scheduling class);
+   * ``process``: boards drawn in two worker processes (``cogs/boards.py``, the bot now: idle
+     scheduling class where the system has it, else ``nice``).
 
    Printed per mode: boards finished per second (the load is below saturation when this matches
    the offered rate and nothing is left waiting), the probe's act p50/p95 and its p95 over the
@@ -278,11 +281,11 @@ async def latency(registry: GameRegistry, game: str, args: argparse.Namespace, f
     tables = Tables(host, game, 2_000_000)
     await tables.open(args.tables if args.act else 0)
     jobs = recorded_boards(game)
-    pools = {"thread": BoardPool(0), "process": BoardPool(2)}
+    pools = {"thread": BoardPool(0), "nice": BoardPool(2, priority="nice"), "process": BoardPool(2)}
     for pool in pools.values():
         await pool.start()  # started and warmed, as the bot does at start-up
-    results: dict[str, list[Sample]] = {"idle": [], "thread": [], "process": []}
-    order = ["idle", "thread", "process"]
+    results: dict[str, list[Sample]] = {"idle": [], "thread": [], "nice": [], "process": []}
+    order = ["idle", "thread", "nice", "process"]
     for rnd in range(args.rounds):
         for mode in order if rnd % 2 == 0 else order[::-1]:
             results[mode].append(await run(probe_tables, tables, jobs, pools.get(mode), args))

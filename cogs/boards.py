@@ -4,14 +4,14 @@ warmed with the bot, or threads of this process when there are no workers (tests
 Drawing is CPU-bound Python and Pillow; on a thread it holds the GIL the event loop needs, so
 every other table's click waits while a board is drawn (issue 25). In a worker process it
 cannot: the loop only hands over the public view and gets the PNG bytes back. Workers run at a
-lower priority than the bot (a board may wait a few milliseconds, a click should not), warm
-their sprite caches as they start, and exit as soon as the bot that started them is gone.
+lower priority than the bot (a board may wait a few milliseconds, a click should not: on Linux
+in the idle scheduling class, else at a higher ``nice``), warm their sprite caches as they
+start, and exit as soon as the bot that started them is gone.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import multiprocessing
 import os
@@ -31,14 +31,33 @@ cogs, such as rebuilding a replay): two, as Pillow encodes two PNGs at once with
 WORKERS = 2
 """Worker processes of a bot that runs its AI in processes: two boards drawn at once."""
 NICE = 10
-"""How much lower than the bot the workers run (``os.nice``)."""
+"""How much lower than the bot the workers run where they cannot be idle-class (``os.nice``)."""
+PRIORITY = "idle"
+"""How workers yield the CPU to the bot: ``"idle"``, Linux's ``SCHED_IDLE`` class (they run
+only on a CPU nothing else wants, and a waking bot preempts them at once), falling back to
+``"nice"`` (:data:`NICE`) where that class is missing or not permitted."""
 
 
-def _start_worker() -> None:
+def lower_priority(priority: str = PRIORITY) -> str:
+    """Lower this process's CPU priority below the bot's; returns what was done ("idle",
+    "nice", or "" if neither was permitted)."""
+    if priority == "idle" and hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        try:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+            return "idle"
+        except OSError:
+            pass
+    try:
+        os.nice(NICE)
+    except OSError:  # not permitted: the worker runs at the bot's priority
+        return ""
+    return "nice"
+
+
+def _start_worker(priority: str = PRIORITY) -> None:
     """Worker start-up: exit with the bot, yield the CPU to it, and warm the sprite caches."""
     _exit_with_parent()
-    with contextlib.suppress(OSError):  # if not permitted, the worker runs at the bot's priority
-        os.nice(NICE)
+    lower_priority(priority)
     render.warm_up()
 
 
@@ -50,14 +69,16 @@ def _ready() -> int:
 class BoardPool:
     """Draws public boards as PNG bytes without holding the event loop's GIL.
 
-    ``workers`` > 0: that many worker processes (spawned and warmed by :meth:`start`);
+    ``workers`` > 0: that many worker processes (spawned and warmed by :meth:`start`), at the
+    lower ``priority`` (see :data:`PRIORITY`);
     ``workers`` = 0: the :data:`DRAWING` threads. A worker that dies fails the boards it was
     drawing; they are drawn again on a new pool, and if that fails too, on a thread. If no
     process can be started at all, boards are drawn on threads from then on.
     """
 
-    def __init__(self, workers: int = 0) -> None:
+    def __init__(self, workers: int = 0, priority: str = PRIORITY) -> None:
         self.workers = max(workers, 0)
+        self.priority = priority
         self._pool: ProcessPoolExecutor | None = None
 
     def _processes(self) -> ProcessPoolExecutor | None:
@@ -69,6 +90,7 @@ class BoardPool:
                     max_workers=self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_start_worker,
+                    initargs=(self.priority,),
                 )
             except OSError as exc:
                 log.warning("cannot start board workers (%s): drawing on threads", exc)

@@ -1,6 +1,6 @@
 """Boards drawn in worker processes (cogs/boards.py): the same bytes as drawn in the bot's own
-process; a worker killed from outside is replaced and the board still arrives; the workers end
-when the bot's process ends, however it ends."""
+process; a worker killed from outside is replaced and the board still arrives; workers run in
+Linux's idle scheduling class; the workers end when the bot's process ends, however it ends."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 import render
 from bot.engine.argo import GAME
@@ -41,6 +43,19 @@ async def test_a_worker_draws_the_same_board_and_a_killed_worker_is_replaced():
         os.kill(pid, signal.SIGKILL)
         assert await pool.png(view) == render.board_png(view)  # drawn again on a new worker
         assert pid not in pool.worker_pids()
+    finally:
+        pool.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="Linux's idle scheduling class only")
+async def test_workers_run_in_the_idle_scheduling_class():
+    """A worker yields the CPU to the bot at once: it runs only on a CPU nothing else wants."""
+    pool = BoardPool(1)
+    try:
+        await pool.start()
+        [pid] = pool.worker_pids()
+        assert os.sched_getscheduler(pid) == os.SCHED_IDLE
+        assert os.sched_getscheduler(0) != os.SCHED_IDLE  # the bot keeps its own class
     finally:
         pool.close()
 
