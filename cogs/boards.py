@@ -4,9 +4,8 @@ warmed with the bot, or threads of this process when there are no workers (tests
 Drawing is CPU-bound Python and Pillow; on a thread it holds the GIL the event loop needs, so
 every other table's click waits while a board is drawn (issue 25). In a worker process it
 cannot: the loop only hands over the public view and gets the PNG bytes back. Workers run at a
-lower priority than the bot (a board may wait a few milliseconds, a click should not: on Linux
-in the idle scheduling class, else at a higher ``nice``), warm their sprite caches as they
-start, and exit as soon as the bot that started them is gone.
+lower priority than the bot (a board may wait a few milliseconds, a click should not), warm
+their sprite caches as they start, and exit as soon as the bot that started them is gone.
 """
 
 from __future__ import annotations
@@ -31,11 +30,13 @@ cogs, such as rebuilding a replay): two, as Pillow encodes two PNGs at once with
 WORKERS = 2
 """Worker processes of a bot that runs its AI in processes: two boards drawn at once."""
 NICE = 10
-"""How much lower than the bot the workers run where they cannot be idle-class (``os.nice``)."""
-PRIORITY = "idle"
-"""How workers yield the CPU to the bot: ``"idle"``, Linux's ``SCHED_IDLE`` class (they run
-only on a CPU nothing else wants, and a waking bot preempts them at once), falling back to
-``"nice"`` (:data:`NICE`) where that class is missing or not permitted."""
+"""How much lower than the bot the workers run (``os.nice``)."""
+PRIORITY = "nice"
+"""How workers yield the CPU to the bot: ``"nice"`` (:data:`NICE`), or ``"idle"``, Linux's
+``SCHED_IDLE`` class (they run only on a CPU nothing else wants; ``nice`` where the class is
+missing or not permitted). ``nice`` is the default: on the shared 2-core development machine
+the idle class made another table's action slower, not faster, and boards later
+(``bench/host_load.py``, docs/boards.md)."""
 
 
 def lower_priority(priority: str = PRIORITY) -> str:

@@ -637,8 +637,8 @@ class _MapBase:
 
 
 MAP_BLOCKS = 8
-"""How many maps without their pieces are kept (each about 1 MB; most maps of a game share
-theirs with the map before)."""
+"""How many maps without their pieces are kept (one byte a pixel, at most about 1.5 MB each:
+12 MB; most maps of a game share theirs with the map before)."""
 
 
 def _frontier_rows(view: dict[str, Any]) -> tuple[_FrontierRow, ...]:
@@ -1043,11 +1043,13 @@ def _supply_blocks(view: dict[str, Any], w: int, split: bool) -> list[tuple[int,
     ]
 
 
+PANEL_BLOCKS = 128
+"""How many panel blocks and headers are kept (each at most about 70 KB: under 9 MB)."""
 DECKS_H = 4 * 26 + 12
 REL_H = 30 + 4 * 26
 
 
-@memo(512)
+@memo(PANEL_BLOCKS)
 def _block(paint: Any, w: int, h: int, args: tuple[Any, ...]) -> _Block:
     """A panel block drawn on its own by ``paint`` from ``args`` (what it shows)."""
     cv = _Canvas(w, h)
