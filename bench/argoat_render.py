@@ -16,12 +16,17 @@ Timed in alternation, map by map, in CPU time (``time.process_time``), medians p
   palette before the same encode (``draw_board(..., rgb=True)``);
 * ``naive``: the RGB picture saved with Pillow's defaults (``img.convert("RGB").save(buf, "PNG")``);
 * the floor: one palette PNG encode of the finished picture, what no renderer of it can avoid
-  ("x floor" is a way's CPU time over it).
+  ("x floor" is a way's CPU time over it);
+* with ``--against DIR``: ``render_board`` of another copy of the render package (``DIR`` is
+  its folder, e.g. ``git archive main render | tar -x -C /tmp/main`` gives ``/tmp/main/render``),
+  loaded beside this one and timed in the same alternation, so two versions are compared in
+  one process on the same maps.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import io
 import random
 import statistics
@@ -111,6 +116,20 @@ def floor(view: View, previous: View | None = None) -> Callable[[], bytes]:
     return lambda: argoat.encode(img)
 
 
+def load_other(folder: str) -> Callable[[View, View | None], bytes]:
+    """``argoat.render_board`` of the render package in ``folder``, loaded as ``render_other``
+    (its Argoat modules import each other relatively, so they do not mix with this copy), warmed."""
+    init = Path(folder) / "__init__.py"
+    spec = importlib.util.spec_from_file_location("render_other", init, submodule_search_locations=[folder])
+    if spec is None or spec.loader is None:
+        raise SystemExit(f"no render package in {folder}")
+    package = importlib.util.module_from_spec(spec)
+    sys.modules["render_other"] = package
+    spec.loader.exec_module(package)
+    importlib.import_module("render_other.argoat_warm").warm_up()
+    return importlib.import_module("render_other.argoat").render_board  # type: ignore[no-any-return]
+
+
 def cpu_ms(fn: Callable[[], bytes]) -> tuple[float, bytes]:
     started = time.process_time()
     out = fn()
@@ -161,7 +180,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--every", type=int, default=1, help="time every n-th map of the game")
+    parser.add_argument("--against", metavar="DIR", help="also time the render package in DIR")
     args = parser.parse_args(argv)
+    if args.against:
+        WAYS["render_board of --against"] = load_other(args.against)
     views, view = game_views(args.seed)
 
     print(cold_start("argoat"))
@@ -186,7 +208,7 @@ def main(argv: list[str] | None = None) -> None:
         f"sizes seen {', '.join(f'{w}x{h}' for w, h in shapes)}"
     )
     report(times, sizes, floors)
-    project, before, plain = (sum(times[name]) / 1000 for name in WAYS)
+    project, before, plain = (sum(times[name]) / 1000 for name in list(WAYS)[:3])
     print(
         f"  total CPU: project {project:.2f} s, RGB then palette {before:.2f} s "
         f"(ratio {before / project:.2f}x), naive {plain:.2f} s (ratio {plain / project:.1f}x)"

@@ -2,7 +2,7 @@
 memory of tables in play.
 
 Run ``python bench/host_load.py [--game Argo] [--rate 75] [--seconds 8] [--rounds 2]
-[--tables 100] [--memory 100] [--moves 30]``.
+[--tables 100] [--memory 100] [--moves 30] [--modes thread,process]``.
 
 1. **Memory of tables in play.** ``--memory`` tables (2 players) are opened and started, then each
    plays ``--moves`` random legal actions through ``TableHost.act`` on a real SQLite file; the
@@ -20,12 +20,19 @@ Run ``python bench/host_load.py [--game Argo] [--rate 75] [--seconds 8] [--round
 
    * ``idle``: no background load (the probe's own baseline);
    * ``thread``: boards drawn on two threads of the bot's process (the bot before issue 25);
-   * ``process``: boards drawn in two worker processes (``cogs/boards.py``, the bot now).
+   * ``process``: boards drawn in two worker processes (``cogs/boards.py``, the bot now:
+     ``nice`` +10);
+   * ``sched-idle``: as ``process``, the workers in Linux's idle scheduling class;
+   * ``one``, ``one-idle``: as ``process`` and ``sched-idle`` with one worker (a core left to
+     the bot on a 2-core machine).
+
+   ``--modes`` picks some of them (``idle`` is always measured: the ratios are to it).
 
    Printed per mode: boards finished per second (the load is below saturation when this matches
    the offered rate and nothing is left waiting), the probe's act p50/p95 and its p95 over the
-   idle p95, the loop lag p50/p99/max, and the CPU seconds of the bot's process and of the
-   drawing workers over the wall seconds measured.
+   idle p95, the loop lag p50/p99/max, the CPU seconds of the bot's process and of the
+   drawing workers over the wall seconds measured, and how long a board took from its request
+   to its PNG (p50/p95).
 
 Figures in docs/boards.md ("Drawing off the event loop").
 """
@@ -165,6 +172,7 @@ class Sample:
     waiting: int = 0
     probe: list[float] = field(default_factory=list)
     lag: list[float] = field(default_factory=list)
+    board_wait: list[float] = field(default_factory=list)
     cpu_bot: float = 0.0
     cpu_workers: float = 0.0
 
@@ -222,7 +230,9 @@ async def background(
                 view, previous = views[1], views[0]
             else:
                 view, previous = jobs[sample.offered % len(jobs)]
+            started = time.perf_counter()
             await pool.png(view, previous)
+            sample.board_wait.append(time.perf_counter() - started)
             sample.boards += 1
         finally:
             busy.discard(index)
@@ -278,11 +288,18 @@ async def latency(registry: GameRegistry, game: str, args: argparse.Namespace, f
     tables = Tables(host, game, 2_000_000)
     await tables.open(args.tables if args.act else 0)
     jobs = recorded_boards(game)
-    pools = {"thread": BoardPool(0), "process": BoardPool(2)}
+    makers = {
+        "thread": lambda: BoardPool(0),
+        "process": lambda: BoardPool(2),
+        "sched-idle": lambda: BoardPool(2, priority="idle"),
+        "one": lambda: BoardPool(1),
+        "one-idle": lambda: BoardPool(1, priority="idle"),
+    }
+    order = ["idle", *(m for m in args.modes.split(",") if m in makers)]
+    pools = {mode: makers[mode]() for mode in order[1:]}
     for pool in pools.values():
         await pool.start()  # started and warmed, as the bot does at start-up
-    results: dict[str, list[Sample]] = {"idle": [], "thread": [], "process": []}
-    order = ["idle", "thread", "process"]
+    results: dict[str, list[Sample]] = {mode: [] for mode in order}
     for rnd in range(args.rounds):
         for mode in order if rnd % 2 == 0 else order[::-1]:
             results[mode].append(await run(probe_tables, tables, jobs, pools.get(mode), args))
@@ -302,21 +319,25 @@ async def latency(registry: GameRegistry, game: str, args: argparse.Namespace, f
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
     print(
-        f"  {'mode':8s} {'boards/s':>8s} {'left':>5s}  {'act p50':>8s} {'act p95':>8s} {'p95/idle':>8s}  "
-        f"{'lag p50':>8s} {'lag p99':>8s} {'lag max':>8s}  {'CPU bot':>8s} {'workers':>8s} {'wall':>6s}"
+        f"  {'mode':10s} {'boards/s':>8s} {'left':>5s}  {'act p50':>8s} {'act p95':>8s} {'p95/idle':>8s}  "
+        f"{'lag p50':>8s} {'lag p99':>8s} {'lag max':>8s}  {'CPU bot':>8s} {'workers':>8s} {'wall':>6s}  "
+        f"{'board p50':>9s} {'board p95':>9s}"
     )
     for mode in order:
         samples = results[mode]
         wall = sum(s.seconds for s in samples)
         act = [x for s in samples for x in s.probe]
         lag = [x for s in samples for x in s.lag]
+        waits = [x for s in samples for x in s.board_wait]
         print(
-            f"  {mode:8s} {sum(s.boards for s in samples) / wall:8.1f} {sum(s.waiting for s in samples):5d}  "
+            f"  {mode:10s} {sum(s.boards for s in samples) / wall:8.1f} "
+            f"{sum(s.waiting for s in samples):5d}  "
             f"{pct(act, 0.5) * 1000:6.1f}ms {pct(act, 0.95) * 1000:6.1f}ms "
             f"{pct(act, 0.95) / idle_p95:7.2f}x  "
             f"{pct(lag, 0.5) * 1000:6.2f}ms {pct(lag, 0.99) * 1000:6.2f}ms {max(lag) * 1000:6.1f}ms  "
             f"{sum(s.cpu_bot for s in samples):7.2f}s {sum(s.cpu_workers for s in samples):7.2f}s "
-            f"{wall:5.1f}s"
+            f"{wall:5.1f}s  "
+            f"{pct(waits, 0.5) * 1000:7.1f}ms {pct(waits, 0.95) * 1000:7.1f}ms"
         )
     per_round = {m: [pct(s.probe, 0.95) * 1000 for s in results[m]] for m in order}
     print(
@@ -333,6 +354,9 @@ async def main() -> None:
     parser.add_argument("--seconds", type=float, default=8.0, help="seconds per mode and round")
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--act", action="store_true", help="each board follows an action at a table")
+    parser.add_argument(
+        "--modes", default="thread,process", help="besides idle: thread,process,sched-idle,one,one-idle"
+    )
     parser.add_argument("--tables", type=int, default=100, help="background tables (with --act)")
     parser.add_argument("--memory", type=int, default=100, help="tables for the memory figure (0: skip)")
     parser.add_argument(

@@ -11,7 +11,6 @@ their sprite caches as they start, and exit as soon as the bot that started them
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import multiprocessing
 import os
@@ -32,13 +31,34 @@ WORKERS = 2
 """Worker processes of a bot that runs its AI in processes: two boards drawn at once."""
 NICE = 10
 """How much lower than the bot the workers run (``os.nice``)."""
+PRIORITY = "nice"
+"""How workers yield the CPU to the bot: ``"nice"`` (:data:`NICE`), or ``"idle"``, Linux's
+``SCHED_IDLE`` class (they run only on a CPU nothing else wants; ``nice`` where the class is
+missing or not permitted). ``nice`` is the default: on the shared 2-core development machine
+the idle class made another table's action slower, not faster, and boards later
+(``bench/host_load.py``, docs/boards.md)."""
 
 
-def _start_worker() -> None:
+def lower_priority(priority: str = PRIORITY) -> str:
+    """Lower this process's CPU priority below the bot's; returns what was done ("idle",
+    "nice", or "" if neither was permitted)."""
+    if priority == "idle" and hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        try:
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+            return "idle"
+        except OSError:
+            pass
+    try:
+        os.nice(NICE)
+    except OSError:  # not permitted: the worker runs at the bot's priority
+        return ""
+    return "nice"
+
+
+def _start_worker(priority: str = PRIORITY) -> None:
     """Worker start-up: exit with the bot, yield the CPU to it, and warm the sprite caches."""
     _exit_with_parent()
-    with contextlib.suppress(OSError):  # if not permitted, the worker runs at the bot's priority
-        os.nice(NICE)
+    lower_priority(priority)
     render.warm_up()
 
 
@@ -50,14 +70,16 @@ def _ready() -> int:
 class BoardPool:
     """Draws public boards as PNG bytes without holding the event loop's GIL.
 
-    ``workers`` > 0: that many worker processes (spawned and warmed by :meth:`start`);
+    ``workers`` > 0: that many worker processes (spawned and warmed by :meth:`start`), at the
+    lower ``priority`` (see :data:`PRIORITY`);
     ``workers`` = 0: the :data:`DRAWING` threads. A worker that dies fails the boards it was
     drawing; they are drawn again on a new pool, and if that fails too, on a thread. If no
     process can be started at all, boards are drawn on threads from then on.
     """
 
-    def __init__(self, workers: int = 0) -> None:
+    def __init__(self, workers: int = 0, priority: str = PRIORITY) -> None:
         self.workers = max(workers, 0)
+        self.priority = priority
         self._pool: ProcessPoolExecutor | None = None
 
     def _processes(self) -> ProcessPoolExecutor | None:
@@ -69,6 +91,7 @@ class BoardPool:
                     max_workers=self.workers,
                     mp_context=multiprocessing.get_context("spawn"),
                     initializer=_start_worker,
+                    initargs=(self.priority,),
                 )
             except OSError as exc:
                 log.warning("cannot start board workers (%s): drawing on threads", exc)

@@ -211,27 +211,33 @@ class _PaletteDraw:
     """``ImageDraw`` on the palette picture, taking colours as RGB (shapes are not smoothed, so
     a shape's pixels are its colour's palette entry)."""
 
-    def __init__(self, img: Image.Image, pal: Palette) -> None:
+    def __init__(self, img: Image.Image, pal: Palette, canvas: _Canvas) -> None:
         self._draw = ImageDraw.Draw(img)
         self._pal = pal
+        self._canvas = canvas
 
-    def _inks(self, kw: dict[str, Any]) -> dict[str, Any]:
+    def _inks(self, xy: Any, kw: dict[str, Any]) -> dict[str, Any]:
+        touched = self._canvas.touched
+        if touched is not None:
+            pad = int(kw.get("width", 1)) + 2
+            xs, ys = xy[0::2], xy[1::2]
+            touched.append((min(xs) - pad, min(ys) - pad, max(xs) + pad, max(ys) + pad))
         for key in ("fill", "outline"):
             if kw.get(key) is not None:
                 kw[key] = self._pal.index(kw[key])
         return kw
 
     def rectangle(self, xy: Any, **kw: Any) -> None:
-        self._draw.rectangle(xy, **self._inks(kw))
+        self._draw.rectangle(xy, **self._inks(xy, kw))
 
     def rounded_rectangle(self, xy: Any, radius: float = 0, **kw: Any) -> None:
-        self._draw.rounded_rectangle(xy, radius, **self._inks(kw))
+        self._draw.rounded_rectangle(xy, radius, **self._inks(xy, kw))
 
     def line(self, xy: Any, **kw: Any) -> None:
-        self._draw.line(xy, **self._inks(kw))
+        self._draw.line(xy, **self._inks(xy, kw))
 
     def ellipse(self, xy: Any, **kw: Any) -> None:
-        self._draw.ellipse(xy, **self._inks(kw))
+        self._draw.ellipse(xy, **self._inks(xy, kw))
 
 
 class _Canvas:
@@ -249,13 +255,17 @@ class _Canvas:
             self.draw = ImageDraw.Draw(self.img)
         else:
             self.img = Image.new("L", (w, h), self.pal.index(sp.BG))
-            self.draw = _PaletteDraw(self.img, self.pal)
+            self.draw = _PaletteDraw(self.img, self.pal, self)
         self.fonts: set[int] = set()
         self.texts: list[tuple[str, Box]] = []
+        self.touched: list[Box] | None = None
+        """When a list: the boxes drawn on since it was set (shapes and pastes)."""
 
     def paste(self, sprite: Image.Image, x: int, y: int) -> None:
         """Paste a sprite (blended where it is transparent). Sprites are cached images: their
         palette versions are cached with them."""
+        if self.touched is not None:
+            self.touched.append((x, y, x + sprite.width, y + sprite.height))
         if self.pal is None:
             self.img.paste(sprite, (x, y), sprite if sprite.mode == "RGBA" else None)
         elif sprite.mode != "RGBA" or _opaque(_Same(sprite)):
@@ -440,7 +450,19 @@ def _height(column: list[tuple[int, Any]]) -> int:
 
 def _pack(blocks: list[tuple[int, Any]], n: int) -> list[list[tuple[int, Any]]]:
     """Blocks in reading order cut into ``n`` columns so that the tallest is as short as possible."""
+    start, cols = 0, []
+    for end in _cuts(tuple(h for h, _ in blocks), n):
+        cols.append(blocks[start:end])
+        start = end
+    return cols
+
+
+@memo(64)
+def _cuts(heights: tuple[int, ...], n: int) -> tuple[int, ...]:
+    """Where :func:`_pack` cuts blocks of these heights (the end of each column)."""
+    blocks = [(h, None) for h in heights]
     best: list[list[tuple[int, Any]]] | None = None
+    best_ends: list[int] = [len(blocks)]
     total = len(blocks)
 
     def cuts(start: int, left: int) -> list[list[int]]:
@@ -454,8 +476,8 @@ def _pack(blocks: list[tuple[int, Any]], n: int) -> list[list[tuple[int, Any]]]:
             cols.append(blocks[start:end])
             start = end
         if best is None or max(_height(c) for c in cols) < max(_height(c) for c in best):
-            best = cols
-    return best or [blocks]
+            best, best_ends = cols, ends
+    return tuple(best_ends)
 
 
 # --- entry points ----------------------------------------------------------------------------
@@ -480,7 +502,8 @@ def draw(view: dict[str, Any], previous: dict[str, Any] | None = None, *, rgb: b
     cv = _Canvas(lay.width, lay.height, rgb)
     spots = _Spots()
     _draw_header(cv, view, lay.width, bool(ch))
-    _draw_map(cv, view, lay, spots, ch)
+    _draw_map(cv, view, lay, spots)
+    _draw_pieces(cv, view, lay, spots, ch)
     _draw_panels(cv, view, lay, spots, ch)
     if ch:
         _draw_marks(cv, view, lay, spots, ch)
@@ -523,29 +546,41 @@ def _mark_key(cv: _Canvas, x: int, y: int) -> None:
 
 
 def _draw_header(cv: _Canvas, view: dict[str, Any], width: int, marked: bool) -> None:
+    winner = _player_by_id(view, view.get("winner"))
+    active = _player_by_id(view, view.get("active"))
+    args = (
+        f"{str(view.get('difficulty', '')).capitalize()} · Turn {view.get('turn', 0)}",
+        marked,
+        (winner["colour"], winner["letter"]) if winner is not None else None,
+        bool(view.get("finished")) or active is None,
+        (active["colour"], active["letter"]) if active is not None else None,
+        PHASE_WORDS.get(str(view.get("phase")), str(view.get("phase"))),
+    )
+    _put(cv, _paint_header, width, HEADER_H, args, 0, 0, _Spots())
+
+
+def _paint_header(
+    cv: _Canvas, x0: int, y0: int, width: int, spots: _Spots, turn: str, marked: bool,
+    winner: tuple[str, str] | None, over: bool, active: tuple[str, str] | None, phase: str,
+) -> None:  # fmt: skip
     cv.draw.rectangle((0, 0, width, HEADER_H - 1), fill=sp.PANEL)
     cv.draw.line((0, HEADER_H - 1, width, HEADER_H - 1), fill=sp.PANEL_EDGE, width=1)
     x = cv.text("ARGOAT", MARGIN + 4, 6, 24, sp.GOLD, True) + 14
-    x = cv.text(
-        f"{str(view.get('difficulty', '')).capitalize()} · Turn {view.get('turn', 0)}", x, 9, 20, sp.MUTED
-    )
+    x = cv.text(turn, x, 9, 20, sp.MUTED)
     x += 20
     if marked:
         note = "changed since last turn"
         cv.text(note, width - MARGIN - sp.text_width(note, F) - 2, 11, F, sp.TEXT)
         _mark_key(cv, width - MARGIN - sp.text_width(note, F) - 30, 12)
-    winner = _player_by_id(view, view.get("winner"))
-    active = _player_by_id(view, view.get("active"))
     if winner is not None:
-        icon = cv.avatar(winner["colour"], winner["letter"], 30, False, x, 6)
-        cv.text(f"{winner['colour']} wins!", x + icon.width + 8, 9, 20, sp.GOLD, True)
-    elif view.get("finished") or active is None:
+        icon = cv.avatar(winner[0], winner[1], 30, False, x, 6)
+        cv.text(f"{winner[0]} wins!", x + icon.width + 8, 9, 20, sp.GOLD, True)
+    elif over or active is None:
         cv.text("Game over", x, 9, 20, sp.GOLD, True)
     else:
-        icon = cv.avatar(active["colour"], active["letter"], 30, True, x, 3)
+        icon = cv.avatar(active[0], active[1], 30, True, x, 3)
         x += icon.width + 8
-        x = cv.text(active["colour"], x, 9, 20, sp.player_text(active["colour"]), True)
-        phase = PHASE_WORDS.get(str(view.get("phase")), str(view.get("phase")))
+        x = cv.text(active[0], x, 9, 20, sp.player_text(active[0]), True)
         cv.text(f"  {phase}", x, 10, 20, sp.TEXT)
 
 
@@ -583,11 +618,91 @@ def _token_positions(
     return out
 
 
-def _draw_map(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, changed: Changes) -> None:
+_FrontierRow = tuple[int, int, str, tuple[str, ...], bool, str | None, str]
+"""A placed Frontier card: x, y, name, roads, Dragon, Fragment, kind."""
+
+
+@dataclass(frozen=True)
+class _MapBase:
+    """What the map shows without its pieces, and where (the memo's key of the map's block)."""
+
+    geometry: tuple[int, ...]
+    """The layout's map_x, cols, rows, min_x, max_y, cell_w and the block's size."""
+    slots: tuple[tuple[int, int], ...]
+    strong: frozenset[tuple[int, int]]
+    frontiers: tuple[_FrontierRow, ...]
+    forests: tuple[tuple[int, int, tuple[str, ...], str | None, tuple[tuple[str, str], ...]], ...]
+    """x, y, roads, content (when flipped), Check Markers (colour, letter)."""
+    forest_for: str | None
+
+
+MAP_BLOCKS = 8
+"""How many maps without their pieces are kept (one byte a pixel, at most about 1.5 MB each:
+12 MB; most maps of a game share theirs with the map before)."""
+
+
+def _frontier_rows(view: dict[str, Any]) -> tuple[_FrontierRow, ...]:
+    """The placed Frontier cards as in :class:`_MapBase`."""
+    return tuple(
+        (f["x"], f["y"], f["name"], tuple(f["roads"]), bool(f["dragon"]), f.get("fragment"), _kind(f["key"]))
+        for f in view["frontiers"]
+    )
+
+
+def _map_base(view: dict[str, Any], lay: Layout, size: tuple[int, int]) -> _MapBase:
+    letters = {p["colour"]: p["letter"] for p in view["players"]}
+    return _MapBase(
+        (lay.map_x, lay.cols, lay.rows, lay.min_x, lay.max_y, lay.cell_w, *size),
+        tuple(lay.slots),
+        frozenset(_placement_cells(view)),
+        _frontier_rows(view),
+        tuple(
+            (
+                f["x"],
+                f["y"],
+                tuple(f["roads"]),
+                f.get("content") if f.get("flipped") else None,
+                tuple((c, letters.get(c, c[:1])) for c in f.get("markers", [])),
+            )
+            for f in view["forests"]
+        ),
+        view.get("forest_for"),
+    )
+
+
+@memo(MAP_BLOCKS)
+def _map_block(base: _MapBase) -> _Block:
+    """The map without its pieces, drawn on its own from the top of its column rulers; name
+    plates included."""
+    map_x, cols, rows, min_x, max_y, cell_w, w, h = base.geometry
+    lay = Layout(w, h, False, min_x, max_y, map_x, RULER, cols, rows, 0, 0, [], 0, list(base.slots), cell_w)
+    cv = _Canvas(w, h)
+    spots = _Spots()
+    _paint_map_base(cv, base, lay, spots)
+    _paste_plates(cv, base.frontiers, lay, {})
+    return _drawn_block(cv, spots)
+
+
+def _draw_map(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots) -> None:
+    """The map without its pieces (a cached block on the palette)."""
+    if cv.pal is None:  # drawing in RGB (to learn the palette): no cache
+        _paint_map_base(cv, _map_base(view, lay, (0, 0)), lay, spots)
+    else:  # the block from the top of the column rulers to the frame's bottom right corner
+        top = lay.map_y - RULER
+        size = (
+            min(cv.img.width, lay.map_x + lay.cols * lay.cell_w + GAP),
+            min(cv.img.height, lay.map_y + lay.rows * CELL_H + GAP) - top,
+        )
+        _place(cv, _map_block(_map_base(view, lay, size)), 0, top, spots)
+        cv.touched = []  # from here on, the name plates that something covers are pasted again
+
+
+def _paint_map_base(cv: _Canvas, base: _MapBase, lay: Layout, spots: _Spots) -> None:
+    """The map without its pieces: rulers, road joins, empty cells, cards and Check Markers."""
     cw, ch = lay.card_w, CELL_H - GAP
     # only columns and rows where a card or an empty place is drawn are named (the map keeps
     # empty room to grow into, so that its size stays put, but that room is not a place)
-    drawn = {(f["x"], f["y"]) for f in (*view["frontiers"], *view["forests"])} | set(lay.slots)
+    drawn = {(f[0], f[1]) for f in (*base.frontiers, *base.forests)} | set(base.slots)
     used_x, used_y = {c[0] for c in drawn}, {c[1] for c in drawn}
     for c in range(lay.cols):
         x = lay.min_x + c
@@ -604,12 +719,14 @@ def _draw_map(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, cha
         _, oy = lay.origin(lay.min_x, y)
         cv.text(label, lay.map_x - sp.text_width(label, F) - 6, oy + (ch - 22) // 2, F, sp.MUTED)
 
-    frontiers = {(f["x"], f["y"]): f for f in view["frontiers"]}
-    forests = {(f["x"], f["y"]): f for f in view["forests"]}
+    frontiers = {(f[0], f[1]): f for f in base.frontiers}
+    forests = {(f[0], f[1]): f for f in base.forests}
     road_w = max(4, round(min(cw, ch) * 0.17) - 2)
-    for (x, y), f in list(frontiers.items()) + list(forests.items()):  # road joins across the gaps
+    roads: list[tuple[int, int, tuple[str, ...]]] = [(f[0], f[1], f[3]) for f in base.frontiers]
+    roads += [(f[0], f[1], f[2]) for f in base.forests]
+    for x, y, sides in roads:  # road joins across the gaps
         ox, oy = lay.origin(x, y)
-        for side in f["roads"]:
+        for side in sides:
             if side == "E" and ((x + 1, y) in frontiers or (x + 1, y) in forests):
                 box = (ox + cw - 2, oy + ch // 2 - road_w // 2, ox + cw + GAP + 1, oy + ch // 2 + road_w // 2)
                 cv.draw.rectangle(box, fill=sp.ROAD)
@@ -617,43 +734,42 @@ def _draw_map(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, cha
                 box = (ox + cw // 2 - road_w // 2, oy - GAP - 2, ox + cw // 2 + road_w // 2, oy + 1)
                 cv.draw.rectangle(box, fill=sp.ROAD)
 
-    strong = _placement_cells(view)
-    for x, y in lay.slots:
+    for x, y in base.slots:
         ox, oy = lay.origin(x, y)
-        cv.paste(sp.empty_slot(f"{x},{y}", cw, ch, (x, y) in strong), ox, oy)
+        cv.paste(sp.empty_slot(f"{x},{y}", cw, ch, (x, y) in base.strong), ox, oy)
         cv.fonts.add(F)
 
-    for (x, y), f in frontiers.items():
+    for x, y, name, card_roads, dragon, fragment, kind in base.frontiers:
         ox, oy = lay.origin(x, y)
         tag = sp.coord_tag(f"{x},{y}")
-        cv.paste(sp.frontier_card(f["name"], tuple(f["roads"]), bool(f["dragon"]), f.get("fragment"),
-                                  _kind(f["key"]), cw, ch, tag.width), ox, oy)  # fmt: skip
+        cv.paste(sp.frontier_card(name, card_roads, dragon, fragment, kind, cw, ch, tag.width), ox, oy)
         cv.fonts.add(F)
         cv.paste(tag, ox + sp.TAG_X, oy + sp.TAG_X)
 
-    letters = {p["colour"]: p["letter"] for p in view["players"]}
-    for (x, y), f in forests.items():
+    for x, y, forest_roads, content, markers in base.forests:
         ox, oy = lay.origin(x, y)
-        content = f.get("content") if f.get("flipped") else None
-        cv.paste(sp.forest_card(tuple(f["roads"]), content, cw, ch), ox, oy)
+        cv.paste(sp.forest_card(forest_roads, content, cw, ch), ox, oy)
         if content:
             cv.fonts.add(F)
         cv.paste(sp.coord_tag(f"{x},{y}"), ox + sp.TAG_X, oy + sp.TAG_X)
         ms = 22
         boxes = []
         left = ox + max(3, cw - 4 - 3 * (ms + 2))
-        for i, colour in enumerate(f.get("markers", [])):
+        for i, (colour, letter) in enumerate(markers):
             row, col = divmod(i, 3)
             mx, my = left + col * (ms + 2), oy + (54 if content else 28) + row * (ms + 2)
-            cv.marker(colour, letters.get(colour, colour[:1]), ms, mx, my)
+            cv.marker(colour, letter, ms, mx, my)
             boxes.append((mx, my, mx + ms, my + ms))
         spots.markers[(x, y)] = boxes
 
-    forest_for = view.get("forest_for")
-    if forest_for:
-        ox, oy = lay.origin(*_cell(forest_for))
+    if base.forest_for:
+        ox, oy = lay.origin(*_cell(base.forest_for))
         cv.draw.rounded_rectangle((ox - 3, oy - 3, ox + cw + 2, oy + ch + 2), 10, outline=sp.GOLD, width=3)
 
+
+def _draw_pieces(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, changed: Changes) -> None:
+    """Move lines, then the Avatars and Bleina on the map."""
+    cw, ch = lay.card_w, CELL_H - GAP
     if changed:
         _draw_trails(cv, view, lay, changed)
     active_id = view.get("active")
@@ -686,21 +802,42 @@ def _draw_map(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, cha
 def _keep_names_readable(cv: _Canvas, view: dict[str, Any], lay: Layout) -> None:
     """Paste each card's name plate again over what was drawn on it: a move line and the change
     marks pass under the names, and so does the rim of a single row of pieces on a card whose
-    name takes three lines. A card with two rows of pieces keeps them on top (they need the room)."""
-    cw, ch = lay.card_w, CELL_H - GAP
+    name takes three lines. A card with two rows of pieces keeps them on top (they need the room).
+    On the palette the map's block already has its plates: only those that something drawn
+    since covers are pasted again."""
     pieces: dict[tuple[int, int], int] = {}
     for cell in [*(_cell(b) for b in view.get("bleinas", [])), *((p["x"], p["y"]) for p in view["players"])]:
         pieces[cell] = pieces.get(cell, 0) + 1
-    for f in view["frontiers"]:
-        x, y = f["x"], f["y"]
+    _paste_plates(cv, _frontier_rows(view), lay, pieces)
+
+
+def _overlaps(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _paste_plates(
+    cv: _Canvas,
+    frontiers: tuple[_FrontierRow, ...],
+    lay: Layout,
+    pieces: dict[tuple[int, int], int],
+) -> None:
+    """Paste the name plates of ``frontiers`` (as in :class:`_MapBase`) again, but on cards
+    with two rows of pieces, and (when the canvas records what it drew on) only where
+    something covers them."""
+    cw, ch = lay.card_w, CELL_H - GAP
+    touched = cv.touched
+    for x, y, name, roads, dragon, fragment, kind in frontiers:
         n = pieces.get((x, y), 0)
         if n > _per_row(n, cw - 4):
             continue
         ox, oy = lay.origin(x, y)
         tag = sp.coord_tag(f"{x},{y}")
-        card = sp.frontier_card(f["name"], tuple(f["roads"]), bool(f["dragon"]), f.get("fragment"),
-                                _kind(f["key"]), cw, ch, tag.width)  # fmt: skip
-        box = sp.plate_box(f["name"], bool(f["dragon"]), f.get("fragment"), cw, tag.width)
+        box = sp.plate_box(name, dragon, fragment, cw, tag.width)
+        if touched is not None:
+            where = _moved(box, ox, oy)
+            if not any(_overlaps(where, t) for t in touched):
+                continue
+        card = sp.frontier_card(name, roads, dragon, fragment, kind, cw, ch, tag.width)
         cv.paste(_plate(_Same(card), box), ox + box[0], oy + box[1])
 
 
@@ -716,7 +853,19 @@ def _kind(key: str) -> str:
 
 
 def _box(cv: _Canvas, x: int, y: int, w: int, h: int, edge: sp.RGB, width: int = 1) -> None:
-    cv.draw.rounded_rectangle((x, y, x + w - 1, y + h - 1), 8, fill=sp.PANEL, outline=edge, width=width)
+    """A panel's box, drawn on the background (on the palette: a cached one pasted)."""
+    if cv.pal is None:
+        cv.draw.rounded_rectangle((x, y, x + w - 1, y + h - 1), 8, fill=sp.PANEL, outline=edge, width=width)
+    else:
+        cv.img.paste(_box_image(w, h, edge, width), (x, y))
+
+
+@memo(64)
+def _box_image(w: int, h: int, edge: sp.RGB, width: int) -> Image.Image:
+    """A panel's box on the background, on the palette."""
+    cv = _Canvas(w, h)
+    cv.draw.rounded_rectangle((0, 0, w - 1, h - 1), 8, fill=sp.PANEL, outline=edge, width=width)
+    return cv.img
 
 
 def _blocks(view: dict[str, Any], w: int, split: bool = False) -> list[tuple[int, Any]]:
@@ -729,6 +878,7 @@ def _blocks(view: dict[str, Any], w: int, split: bool = False) -> list[tuple[int
 
 
 def _draw_panels(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, ch: Changes) -> None:
+    touched, cv.touched = cv.touched, None  # the panels are off the map: they cover no name plate
     x = lay.panel_x
     for column in lay.columns:
         y = lay.panel_y
@@ -736,6 +886,7 @@ def _draw_panels(cv: _Canvas, view: dict[str, Any], lay: Layout, spots: _Spots, 
             draw(cv, x, y, spots, ch)
             y += h + BLOCK_GAP
         x += lay.column_w + COLUMN_GAP
+    cv.touched = touched
 
 
 @dataclass(frozen=True)
@@ -757,8 +908,9 @@ class _Seat:
 
 
 @dataclass(frozen=True)
-class _Panel:
-    """A player's panel drawn on its own: palette entries, and what it drew where."""
+class _Block:
+    """A part of the picture drawn on its own (a panel, the header, the map without its pieces):
+    palette entries, what it drew where, its font sizes and its lines of text."""
 
     image: Image.Image
     spots: _Spots
@@ -766,17 +918,40 @@ class _Panel:
     texts: tuple[tuple[str, Box], ...]
 
 
+def _drawn_block(cv: _Canvas, spots: _Spots) -> _Block:
+    return _Block(cv.img, spots, frozenset(cv.fonts), tuple(cv.texts))
+
+
 @memo(256)
-def _player_panel(seat: _Seat, w: int) -> _Panel:
+def _player_panel(seat: _Seat, w: int) -> _Block:
     """A player's panel on the palette (most panels stay the same from one map to the next)."""
     cv = _Canvas(w, PLAYER_H)
     spots = _Spots()
     _paint_player(cv, seat, 0, 0, w, spots)
-    return _Panel(cv.img, spots, frozenset(cv.fonts), tuple(cv.texts))
+    return _drawn_block(cv, spots)
 
 
 def _moved(box: Box, x: int, y: int) -> Box:
     return (box[0] + x, box[1] + y, box[2] + x, box[3] + y)
+
+
+def _place(cv: _Canvas, block: _Block, x: int, y: int, spots: _Spots) -> None:
+    """Paste a block drawn on its own at (x, y), with its fonts, texts and spots."""
+    cv.img.paste(block.image, (x, y))
+    if cv.touched is not None:
+        cv.touched.append((x, y, x + block.image.width, y + block.image.height))
+    cv.fonts |= block.fonts
+    cv.texts += [(text, _moved(box, x, y)) for text, box in block.texts]
+    got = block.spots
+    for name in ("tokens", "emeralds", "items", "fragments", "reliquary", "decks"):
+        getattr(spots, name).update({k: _moved(b, x, y) for k, b in getattr(got, name).items()})
+    for name in ("bleinas", "markers"):
+        lists = getattr(got, name).items()
+        getattr(spots, name).update({k: [_moved(b, x, y) for b in bs] for k, bs in lists})
+    if got.bank is not None:
+        spots.bank = _moved(got.bank, x, y)
+    if got.played is not None:
+        spots.played = _moved(got.played, x, y)
 
 
 def _draw_player(
@@ -791,13 +966,7 @@ def _draw_player(
     if cv.pal is None:  # drawing in RGB (to learn the palette): no cache
         _paint_player(cv, seat, x, y, w, spots)
         return
-    panel = _player_panel(seat, w)
-    cv.img.paste(panel.image, (x, y))
-    cv.fonts |= panel.fonts
-    cv.texts += [(text, _moved(box, x, y)) for text, box in panel.texts]
-    spots.emeralds.update({k: _moved(b, x, y) for k, b in panel.spots.emeralds.items()})
-    spots.items.update({k: _moved(b, x, y) for k, b in panel.spots.items.items()})
-    spots.fragments.update({k: _moved(b, x, y) for k, b in panel.spots.fragments.items()})
+    _place(cv, _player_panel(seat, w), x, y, spots)
 
 
 def _paint_player(cv: _Canvas, p: _Seat, x: int, y: int, w: int, spots: _Spots) -> None:
@@ -847,99 +1016,135 @@ def _supply_blocks(view: dict[str, Any], w: int, split: bool) -> list[tuple[int,
     """Decks and Bank; the Reliquary; then the Items played, the drawn card, the turn so far
     and the trade (each only when there is something to say)."""
     names = _names(view)
-    blocks: list[tuple[int, Any]] = []
-
-    decks_h = 4 * 26 + 12
-
-    def decks(cv: _Canvas, x: int, y: int, spots: _Spots, ch: Changes) -> None:
-        _box(cv, x, y, w, decks_h, sp.PANEL_EDGE)
-        cy = y + 6
-        for label, key, fill, mark in (
-            ("Discovery", "discovery", sp.CARD_EDGE, "F"),
-            ("Supply", "supply", sp.ITEM_BACK, "?"),
-            ("Darkness", "darkness", sp.FOREST, "D"),
-        ):
-            empty = deck_empty(view, key)  # Q6: a card back or "empty", never a count
-            if empty:
-                cv.paste(sp.empty_deck_icon(24), x + 12, cy)
-            else:
-                cv.card_back(24, fill, mark, x + 12, cy)
-            end = cv.text(label, x + 36, cy, F, sp.TEXT)
-            if empty:
-                end = cv.text("empty", end + 8, cy, F, sp.MUTED)
-            spots.decks[key] = (x + 9, cy - 2, end + 3, cy + 25)
-            cy += 26
-        cv.paste(sp.emerald_icon(22), x + 12, cy + 1)
-        bx = cv.text(f"Bank {view.get('bank', 0)}", x + 38, cy, F, sp.TEXT)
-        spots.bank = (x + 9, cy - 2, bx + 3, cy + 25)
-        cv.paste(sp.bleina_icon(24), bx + 16, cy)
-        cv.text("Bleina", bx + 44, cy, F, sp.MUTED)
-        rose = sp.compass(64)
-        cv.paste(rose, x + w - 10 - rose.width, y + 8)
-        cv.fonts.add(F)
-
-    blocks.append((decks_h, decks))
-    rel_h = 30 + 4 * 26
-
-    def reliquary(cv: _Canvas, x: int, y: int, spots: _Spots, ch: Changes) -> None:
-        _box(cv, x, y, w, rel_h, sp.PANEL_EDGE)
-        cv.text("Reliquary (Fragments left)", x + 10, y + 4, F, sp.MUTED)
-        rel = view.get("reliquary", {})
-        col_w = (w - 20) // 2
-        for i, key in enumerate(sp.FRAGMENT_KEYS):
-            col, row = divmod(i, 4)
-            ex, ey = x + 10 + col * col_w, y + 30 + row * 26
-            cv.paste(sp.fragment_icon(key, 22, rel.get(key, 0) > 0), ex, ey)
-            cv.text(f"{i + 1} {key.capitalize()}", ex + 28, ey - 1, F, sp.TEXT)
-            n = str(rel.get(key, 0))
-            cv.text(n, ex + col_w - 12 - sp.text_width(n, F), ey - 1, F, sp.TEXT)
-            spots.reliquary[key] = (ex - 2, ey - 2, ex + col_w - 8, ey + 24)
-
-    blocks.append((rel_h, reliquary))
-    lines = _played_lines(view, w - 20)
-    move = _movement_line(view, w - 20)
+    empties = tuple(deck_empty(view, key) for key in ("discovery", "supply", "darkness"))  # Q6
+    bank = view.get("bank", 0)
+    rel = view.get("reliquary", {})
+    left = tuple(rel.get(key, 0) for key in sp.FRAGMENT_KEYS)
     trade = view.get("trade")
-    card = _drawn_card(view)
-    trade_lines = _trade_lines(view, names, w - 20) if trade else []
-    info_h = INFO_H
+    head = ""
+    if trade:
+        a = names.get(trade.get("from"), "?")
+        b = names.get(trade.get("to"), "?")
+        stage = "offered" if trade.get("stage") == "offer" else "being built"
+        head = sp.ellipsize(f"Trade {a} - {b} ({stage})", F, w - 20)
+    drawn = view.get("drawn")
+    info_args = (
+        tuple(_played_lines(view, w - 20)),
+        str(drawn) if drawn else "",
+        _drawn_card(view),
+        _movement_line(view, w - 20),
+        head,
+        tuple(_trade_lines(view, names, w - 20) if trade else []),
+    )
+    return [
+        (DECKS_H, lambda cv, x, y, s, ch: _put(cv, _paint_decks, w, DECKS_H, (empties, bank), x, y, s)),
+        (REL_H, lambda cv, x, y, s, ch: _put(cv, _paint_reliquary, w, REL_H, (left,), x, y, s)),
+        (INFO_H, lambda cv, x, y, s, ch: _put(cv, _paint_info, w, INFO_H, info_args, x, y, s)),
+    ]
 
-    def info(cv: _Canvas, x: int, y: int, spots: _Spots, ch: Changes) -> None:
-        _box(cv, x, y, w, info_h, sp.PANEL_EDGE)
-        cy = y + 6
-        for i, line in enumerate(lines):
-            end = cv.text(line, x + 10, cy, F, sp.MUTED)
-            box = spots.played or (x + 8, cy - 1, end + 2, cy + 21)
-            spots.played = (box[0], box[1], max(box[2], end + 2), cy + 21 if i else box[3])
-            cy += 22
-        if view.get("drawn"):
-            cv.text("Drawn Frontier", x + 10, cy, F, sp.GOLD, True)
-            if card is not None:
-                cw, chh = CELL_W - GAP, CELL_H - GAP
-                cv.paste(sp.frontier_card(*card, cw, chh), x + 10, cy + 24)
-                cv.fonts.add(F)
-                tx = x + cw + 20
-                roads = "Roads: " + " ".join(card[1]) if card[1] else "No roads"
-                for i, line in enumerate(sp.wrap(roads, F, x + w - 10 - tx)[:3]):
-                    cv.text(line, tx, cy + 28 + i * 22, F, sp.MUTED)
-                cy += _card_h() + 30
-            else:
-                cv.text(str(view.get("drawn")), x + 150, cy, F, sp.TEXT)
-                cy += 24
-        if move:
-            cv.text(move, x + 10, cy, F, sp.TEXT)
-            cy += 22
-        if trade:
-            a = names.get(trade.get("from"), "?")
-            b = names.get(trade.get("to"), "?")
-            stage = "offered" if trade.get("stage") == "offer" else "being built"
-            cv.text(sp.ellipsize(f"Trade {a} - {b} ({stage})", F, w - 20), x + 10, cy, F, sp.GOLD)
+
+PANEL_BLOCKS = 128
+"""How many panel blocks and headers are kept (each at most about 70 KB: under 9 MB)."""
+DECKS_H = 4 * 26 + 12
+REL_H = 30 + 4 * 26
+
+
+@memo(PANEL_BLOCKS)
+def _block(paint: Any, w: int, h: int, args: tuple[Any, ...]) -> _Block:
+    """A panel block drawn on its own by ``paint`` from ``args`` (what it shows)."""
+    cv = _Canvas(w, h)
+    spots = _Spots()
+    paint(cv, 0, 0, w, spots, *args)
+    return _drawn_block(cv, spots)
+
+
+def _put(
+    cv: _Canvas, paint: Any, w: int, h: int, args: tuple[Any, ...], x: int, y: int, spots: _Spots
+) -> None:
+    """Draw a panel block at (x, y): pasted from the cache on the palette, painted in RGB."""
+    if cv.pal is None:
+        paint(cv, x, y, w, spots, *args)
+    else:
+        _place(cv, _block(paint, w, h, args), x, y, spots)
+
+
+def _paint_decks(
+    cv: _Canvas, x: int, y: int, w: int, spots: _Spots, empties: tuple[bool, ...], bank: int
+) -> None:
+    _box(cv, x, y, w, DECKS_H, sp.PANEL_EDGE)
+    cy = y + 6
+    for empty, (label, key, fill, mark) in zip(empties, (
+        ("Discovery", "discovery", sp.CARD_EDGE, "F"),
+        ("Supply", "supply", sp.ITEM_BACK, "?"),
+        ("Darkness", "darkness", sp.FOREST, "D"),
+    ), strict=True):  # fmt: skip
+        if empty:  # Q6: a card back or "empty", never a count
+            cv.paste(sp.empty_deck_icon(24), x + 12, cy)
+        else:
+            cv.card_back(24, fill, mark, x + 12, cy)
+        end = cv.text(label, x + 36, cy, F, sp.TEXT)
+        if empty:
+            end = cv.text("empty", end + 8, cy, F, sp.MUTED)
+        spots.decks[key] = (x + 9, cy - 2, end + 3, cy + 25)
+        cy += 26
+    cv.paste(sp.emerald_icon(22), x + 12, cy + 1)
+    bx = cv.text(f"Bank {bank}", x + 38, cy, F, sp.TEXT)
+    spots.bank = (x + 9, cy - 2, bx + 3, cy + 25)
+    cv.paste(sp.bleina_icon(24), bx + 16, cy)
+    cv.text("Bleina", bx + 44, cy, F, sp.MUTED)
+    rose = sp.compass(64)
+    cv.paste(rose, x + w - 10 - rose.width, y + 8)
+    cv.fonts.add(F)
+
+
+def _paint_reliquary(cv: _Canvas, x: int, y: int, w: int, spots: _Spots, left: tuple[int, ...]) -> None:
+    _box(cv, x, y, w, REL_H, sp.PANEL_EDGE)
+    cv.text("Reliquary (Fragments left)", x + 10, y + 4, F, sp.MUTED)
+    col_w = (w - 20) // 2
+    for i, (key, n) in enumerate(zip(sp.FRAGMENT_KEYS, left, strict=True)):
+        col, row = divmod(i, 4)
+        ex, ey = x + 10 + col * col_w, y + 30 + row * 26
+        cv.paste(sp.fragment_icon(key, 22, n > 0), ex, ey)
+        cv.text(f"{i + 1} {key.capitalize()}", ex + 28, ey - 1, F, sp.TEXT)
+        cv.text(str(n), ex + col_w - 12 - sp.text_width(str(n), F), ey - 1, F, sp.TEXT)
+        spots.reliquary[key] = (ex - 2, ey - 2, ex + col_w - 8, ey + 24)
+
+
+def _paint_info(
+    cv: _Canvas, x: int, y: int, w: int, spots: _Spots,
+    lines: tuple[str, ...], drawn: str, card: tuple[str, tuple[str, ...], bool, str | None, str] | None,
+    move: str, head: str, trade_lines: tuple[str, ...],
+) -> None:  # fmt: skip
+    _box(cv, x, y, w, INFO_H, sp.PANEL_EDGE)
+    cy = y + 6
+    for i, line in enumerate(lines):
+        end = cv.text(line, x + 10, cy, F, sp.MUTED)
+        box = spots.played or (x + 8, cy - 1, end + 2, cy + 21)
+        spots.played = (box[0], box[1], max(box[2], end + 2), cy + 21 if i else box[3])
+        cy += 22
+    if drawn:
+        cv.text("Drawn Frontier", x + 10, cy, F, sp.GOLD, True)
+        if card is not None:
+            cw, chh = CELL_W - GAP, CELL_H - GAP
+            cv.paste(sp.frontier_card(*card, cw, chh), x + 10, cy + 24)
+            cv.fonts.add(F)
+            tx = x + cw + 20
+            roads = "Roads: " + " ".join(card[1]) if card[1] else "No roads"
+            for i, line in enumerate(sp.wrap(roads, F, x + w - 10 - tx)[:3]):
+                cv.text(line, tx, cy + 28 + i * 22, F, sp.MUTED)
+            cy += _card_h() + 30
+        else:
+            cv.text(drawn, x + 150, cy, F, sp.TEXT)
             cy += 24
-            for line in trade_lines:
-                cv.text(line, x + 10, cy, F, sp.TEXT)
-                cy += 21
-
-    blocks.append((info_h, info))
-    return blocks
+    if move:
+        cv.text(move, x + 10, cy, F, sp.TEXT)
+        cy += 22
+    if head:
+        cv.text(head, x + 10, cy, F, sp.GOLD)
+        cy += 24
+        for line in trade_lines:
+            cv.text(line, x + 10, cy, F, sp.TEXT)
+            cy += 21
 
 
 INFO_H = 8 + 2 * 22 + 22 + max(CELL_H - GAP + 30, 24 + 3 * 21) + 6

@@ -1,6 +1,7 @@
 """Boards drawn in worker processes (cogs/boards.py): the same bytes as drawn in the bot's own
-process; a worker killed from outside is replaced and the board still arrives; the workers end
-when the bot's process ends, however it ends."""
+process; a worker killed from outside is replaced and the board still arrives; workers run
+below the bot's priority (nice, or Linux's idle class); the workers end when the bot's process
+ends, however it ends."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import render
 from bot.engine.argo import GAME
-from cogs.boards import BoardPool
+from cogs.boards import NICE, BoardPool
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -45,9 +46,30 @@ async def test_a_worker_draws_the_same_board_and_a_killed_worker_is_replaced():
         pool.close()
 
 
+async def test_workers_run_below_the_bot():
+    """A worker yields the CPU to the bot: at nice +10 by default, or in Linux's idle class."""
+    pool = BoardPool(1)
+    try:
+        await pool.start()
+        [pid] = pool.worker_pids()
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICE)
+    finally:
+        pool.close()
+    if not hasattr(os, "SCHED_IDLE"):
+        return
+    pool = BoardPool(1, priority="idle")
+    try:
+        await pool.start()
+        [pid] = pool.worker_pids()
+        assert os.sched_getscheduler(pid) == os.SCHED_IDLE
+        assert os.sched_getscheduler(0) != os.SCHED_IDLE  # the bot keeps its own class
+    finally:
+        pool.close()
+
+
 BOT = """
 import asyncio, sys
-from cogs.boards import BoardPool
+from cogs.boards import NICE, BoardPool
 
 async def main():
     pool = BoardPool(1)

@@ -1,0 +1,35 @@
+"""Argoat maps are pasted together from cached blocks (the map without its pieces, the header,
+the panel blocks), each cached by what it shows: a map drawn from blocks that earlier maps of
+the game left in the caches is byte for byte the map drawn with those caches empty."""
+
+from __future__ import annotations
+
+from render import argoat
+from tests.render_argoat.argoat_games import public_views
+
+WIDE_SEED = 110  # its map grows to 13 columns: compact cards
+BLOCK_CACHES = (argoat._map_block, argoat._block, argoat._player_panel, argoat._box_image, argoat._cuts)
+
+
+def _clear_blocks() -> None:
+    for cache in BLOCK_CACHES:
+        cache.cache_clear()  # type: ignore[attr-defined]
+
+
+def test_a_map_from_cached_blocks_is_the_map_drawn_afresh() -> None:
+    compared = compact = 0
+    for seed, views in ((4, public_views(4)[:360]), (WIDE_SEED, public_views(WIDE_SEED)[-240:])):
+        _clear_blocks()
+        for i, view in enumerate(views):
+            previous = views[i - 3] if i >= 3 else None
+            warm = argoat.draw(view, previous)
+            if i % 6:
+                continue
+            _clear_blocks()
+            fresh = argoat.draw(view, previous)
+            assert warm.image.tobytes() == fresh.image.tobytes(), (seed, i)
+            assert (warm.fonts, warm.texts) == (fresh.fonts, fresh.texts), (seed, i)
+            compared += 1
+            compact += argoat.compact(view)
+    assert compared >= 90 and compact
+    assert argoat._map_block.cache_len() <= argoat.MAP_BLOCKS  # type: ignore[attr-defined]
