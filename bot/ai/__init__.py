@@ -40,6 +40,12 @@ LEVELS: dict[str, Level] = {
 
 LEVEL_NAMES: tuple[str, ...] = ("random", *LEVELS)
 
+SHORT_SEARCH_S = 1.0
+"""A search with less time than this (``easy``, ``normal``) is short: too short to tell one step
+of tempo from noise, so the policy may prune the root harder (Argoat's steps that lead nowhere)."""
+SHORT_SEARCH_ITERATIONS = 500
+"""The same for a search given a number of iterations."""
+
 
 def choose_action(
     game: Game,
@@ -96,8 +102,12 @@ def decide(
     # Everything below decides from this copy of what the player may know, never from ``game``.
     world = game.determinize(player, random.Random(rng.getrandbits(64)))
     policy.begin(world, player, rng)
-    options = policy.root_candidates(world, player, legal, rng)
     spec = LEVELS[level]
+    if iterations is not None:
+        short = iterations < SHORT_SEARCH_ITERATIONS
+    else:
+        short = (spec.budget_s if budget_s is None else budget_s) < SHORT_SEARCH_S
+    options = policy.root_candidates(world, player, legal, rng, short=short)
     if not optional and (len(options) > 1 or spec.mistakes):  # a slip could miss even a lone win
         win = winning_action(game, player, options, rng)
         if win is not None:
@@ -126,4 +136,14 @@ def decide(
     return result.action, result
 
 
-__all__ = ["LEVELS", "LEVEL_NAMES", "Level", "Policy", "choose_action", "decide", "policy_for"]
+__all__ = [
+    "LEVELS",
+    "LEVEL_NAMES",
+    "SHORT_SEARCH_ITERATIONS",
+    "SHORT_SEARCH_S",
+    "Level",
+    "Policy",
+    "choose_action",
+    "decide",
+    "policy_for",
+]

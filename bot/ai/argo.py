@@ -250,7 +250,7 @@ class ArgoPolicy(Policy):
         return options
 
     def root_candidates(
-        self, world: Game, player: str, actions: list[Action], rng: random.Random
+        self, world: Game, player: str, actions: list[Action], rng: random.Random, *, short: bool = False
     ) -> list[Action]:
         """Every move but undo/cancel, except that of the Control Room's moves (often hundreds:
         each tile, place and turn) only the :data:`CONTROL_ROOM_KEEP` best after one ply are

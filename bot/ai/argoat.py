@@ -123,17 +123,19 @@ class ArgoatPolicy(Policy):
         return False, None
 
     def root_candidates(
-        self, world: Game, player: str, actions: list[Action], rng: random.Random
+        self, world: Game, player: str, actions: list[Action], rng: random.Random, *, short: bool = False
     ) -> list[Action]:
-        """The tree's candidates, less the steps that lead nowhere: a step or Bleina ride that
-        takes the bot further from its goals is dropped when ending the turn there leaves it
-        worse off than another step would (its Frontier gives nothing it lacks, no extra turn).
-        A short search finds such a step about as good as the right one and, with no memory
-        between decisions, can walk back and forth between two cells for turns on end."""
+        """The tree's candidates; before a short search, less the steps that lead nowhere: a
+        step or Bleina ride that takes the bot further from its goals is dropped when ending the
+        turn there leaves it worse off than another step would (its Frontier gives nothing it
+        lacks, no extra turn). A short search finds such a step about as good as the right one
+        and, with no memory between decisions, can walk back and forth between two cells for
+        turns on end. A long one tells them apart, and has reasons of its own to step away now
+        and then: pruning for ``hard`` too cost it wins (docs/ai.md)."""
         options = self.candidates(world, player, actions, 0)
         state: State = world.state  # type: ignore[attr-defined]
         steps = [a for a in options if a["type"] in ("move", "bleina")]
-        if state.phase != TURN or len(steps) < 2 or state.seats[state.active].id != player:
+        if not short or state.phase != TURN or len(steps) < 2 or state.seats[state.active].id != player:
             return options
         seat = state.seats[state.active]
         dist = goal_distances(state, goals(state, seat))

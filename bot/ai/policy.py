@@ -39,10 +39,11 @@ class Policy:
         return plain(actions)
 
     def root_candidates(
-        self, world: Game, player: str, actions: list[Action], rng: random.Random
+        self, world: Game, player: str, actions: list[Action], rng: random.Random, *, short: bool = False
     ) -> list[Action]:
         """The moves searched at the root, chosen once per decision on ``world``, a
-        determinised copy (``actions`` are ``player``'s legal actions, which they can see)."""
+        determinised copy (``actions`` are ``player``'s legal actions, which they can see).
+        ``short``: the search to come is short (see ``bot.ai.SHORT_SEARCH_S``)."""
         return self.candidates(world, player, actions, 0)
 
     def planned(

@@ -5,11 +5,13 @@ do not shuttle between two cells without gaining anything."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 
 from bot.ai import choose_action
+from bot.ai.argoat import ArgoatPolicy
 from bot.ai.greedy import greedy_action
 from bot.arena import Repetitions, SeatRecord
 from bot.engine.argo.data import WAREHOUSE
@@ -89,3 +91,14 @@ def test_argoat_bots_do_not_shuttle_from_saved_shuttles(name):
         game = ArgoatGame.from_json(json.loads((POSITIONS / name).read_text()))
         runs = longest_repeat_runs(game, seed)
         assert max(runs.values()) <= 2, (name, seed, runs, SHUTTLES[name])
+
+
+def test_only_a_short_search_drops_the_steps_that_lead_nowhere():
+    game = ArgoatGame.from_json(json.loads((POSITIONS / "argoat_temple_bounce.json").read_text()))
+    player = game.prompt().player
+    legal = game.legal_actions(player)
+    policy = ArgoatPolicy()
+    every = policy.root_candidates(game, player, legal, random.Random(0))
+    short = policy.root_candidates(game, player, legal, random.Random(0), short=True)
+    assert [game.notation(a) for a in every] == ["move N", "move S"]  # to the Town, or away
+    assert [game.notation(a) for a in short] == ["move N"]
