@@ -28,7 +28,7 @@ from bot.ai.argoat_eval import FAR, fragment_cells, goal_distances, goals, knowl
 from bot.ai.policy import Policy, plain, register
 from bot.engine.argoat.data import CARAVAN, FOUNTAIN, FRAGMENT_KEYS, FRONTIER_BY_KEY, HILL, TRAIL
 from bot.engine.argoat.geometry import OFFSETS, parse
-from bot.engine.argoat.state import DRAFT, OFFER, PLACE_FOREST, PLACE_FRONTIER, TURN, Seat, State
+from bot.engine.argoat.state import DRAFT, DREAM, OFFER, PLACE_FOREST, PLACE_FRONTIER, TURN, Seat, State
 from bot.engine.core import Action, Game
 
 Coord = tuple[int, int]
@@ -55,6 +55,7 @@ def _worth_ending_after(world: Game, player: str, step: Action) -> float:
         after = moved.clone() if end is not None else moved
         if end is not None:
             after.apply(player, end)
+            _finish_frontier_action(after, player)
         state: State = after.state  # type: ignore[attr-defined]
         seat = state.seat(player)
         value = progress(state, seat)
@@ -62,6 +63,20 @@ def _worth_ending_after(world: Game, player: str, step: Action) -> float:
             value += EXTRA_TURN
         best = max(best, value)
     return best
+
+
+def _finish_frontier_action(game: Game, player: str) -> None:
+    """Play out the choices a Frontier Action left ``player`` (where a drawn Frontier or a Dark
+    Forest goes, a dreamt action), each its first option, so that what the action brings at its
+    end (the Town's Emerald) is counted."""
+    state: State = game.state  # type: ignore[attr-defined]
+    for _ in range(4):
+        if state.phase not in (PLACE_FRONTIER, PLACE_FOREST, DREAM) or state.seats[state.active].id != player:
+            return
+        options = game.legal_actions(player)
+        if not options:
+            return
+        game.apply(player, options[0])
 
 
 def _destination(pos: Coord, action: Action) -> Coord:

@@ -60,6 +60,10 @@ SHUTTLES = {
     "argoat_temple_bounce.json": "saved from the same play of issue 24's first version (game seed "
     "23, turn 16): both bots walk in and out of the Hermit's dead end through the Temple, short of "
     "the Ruler at the Dark Dragon four steps away, 6 turns in a row in 3 of these 4 seeds",
+    "argoat_palace.json": "saved from the same play with the pruning of steps that lead nowhere "
+    "(game seed 17, turn 3): both bots walk between the Temple and the Jeweled Palace, taking an "
+    "Emerald from each other, rather than to the Town, whose Emerald comes after placing the drawn "
+    "Frontier (the pruning's look-ahead stopped before it): runs of 6-7 in 3 of these 4 seeds",
 }
 
 
