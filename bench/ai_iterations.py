@@ -27,15 +27,13 @@ import random
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
-from io import BytesIO
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from argo_games import ROOT, copy_tree
+from argo_games import copy_tree, extract
 
 BUILDS = ("plain", "engine", "engine+search")
 
@@ -89,14 +87,7 @@ def run_worker(root: Path, args: argparse.Namespace) -> dict[str, float]:
 
 def extract_tree(commit: str, into: Path) -> Path:
     """``commit``'s ``bot/`` package, build hook and settings, unpacked under ``into``."""
-    data = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", "--format=tar", commit, "bot", "setup.py", "pyproject.toml"],
-        check=True,
-        capture_output=True,
-    ).stdout
-    with tarfile.open(fileobj=BytesIO(data)) as tar:
-        tar.extractall(into, filter="data")
-    return into
+    return extract(commit, into, ("bot", "setup.py", "pyproject.toml"))
 
 
 def three_builds(source: Path, into: Path) -> dict[str, Path]:

@@ -94,10 +94,10 @@ def worker(args: argparse.Namespace) -> None:
 # ----- the driver: alternates the engines and reports -------------------------------------------
 
 
-def extract(commit: str, into: Path) -> Path:
-    """The ``bot/`` package of ``commit`` unpacked under ``into``."""
+def extract(commit: str, into: Path, paths: tuple[str, ...] = ("bot",)) -> Path:
+    """The ``bot/`` package of ``commit`` (or the given ``paths``) unpacked under ``into``."""
     data = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", "--format=tar", commit, "bot"],
+        ["git", "-C", str(ROOT), "archive", "--format=tar", commit, *paths],
         check=True,
         capture_output=True,
     ).stdout

@@ -267,34 +267,6 @@ def _seated(n: int, shift: int, record: GameRecord) -> tuple[list[int], GameReco
     return order, record
 
 
-def run_games(
-    game_name: str,
-    levels: Sequence[str],
-    games: int,
-    *,
-    seed: int = 0,
-    jobs: int = 1,
-    options: dict[str, str] | None = None,
-    iterations: int | None = None,
-    budget_s: float | None = None,
-    max_decisions: int = MAX_DECISIONS,
-) -> list[tuple[list[int], GameRecord]]:
-    """Play the games (seats rotating); each record comes with the bot index of every seat."""
-    return list(
-        iter_games(
-            game_name,
-            levels,
-            games,
-            seed=seed,
-            jobs=jobs,
-            options=options,
-            iterations=iterations,
-            budget_s=budget_s,
-            max_decisions=max_decisions,
-        )
-    )
-
-
 def report(game_name: str, levels: Sequence[str], runs: list[tuple[list[int], GameRecord]]) -> str:
     """The results table, as printed by the command."""
     names = labels(levels)
@@ -368,7 +340,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"{cls.name} is played by {cls.min_players} to {cls.max_players} players")
     options = dict(o.split("=", 1) for o in args.option)
     started = time.perf_counter()
-    runs = run_games(
+    games = iter_games(
         cls.name,
         levels,
         args.games,
@@ -378,6 +350,7 @@ def main(argv: list[str] | None = None) -> None:
         iterations=args.iterations,
         budget_s=args.budget,
     )
+    runs = list(games)
     print(report(cls.name, levels, runs))
     wall = time.perf_counter() - started
     last = args.seed + args.games - 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.arena import Repetitions, SeatRecord, labels, main, play_game, run_games, wilson
+from bot.arena import Repetitions, SeatRecord, iter_games, labels, main, play_game, wilson
 
 LEVEL_CYCLE = ("hard", "easy", "normal", "random", "hard")
 DECISIONS_PER_SEAT = {"Argo": 100, "Argoat": 160}
@@ -40,7 +40,7 @@ def test_searching_bots_finish_two_player_games_within_the_turn_limit(game, seed
 
 
 def test_seats_rotate_between_games():
-    runs = run_games("Argoat", ["easy", "random", "random"], 3, seed=4, iterations=2)
+    runs = list(iter_games("Argoat", ["easy", "random", "random"], 3, seed=4, iterations=2))
     first_seats = [order[0] for order, _ in runs]
     assert sorted(first_seats) == [0, 1, 2]
     for order, record in runs:
@@ -64,7 +64,7 @@ def test_wilson_interval_and_labels():
 
 def test_the_greedy_player_beats_random_play_and_finishes():
     for game in ("Argoat", "Argo"):
-        runs = run_games(game, ["greedy", "random"], 4, seed=100, max_decisions=600)
+        runs = list(iter_games(game, ["greedy", "random"], 4, seed=100, max_decisions=600))
         assert all(record.finished for _, record in runs)
         greedy = sum(record.seats[order.index(0)].won for order, record in runs)
         rand = sum(record.seats[order.index(1)].won for order, record in runs)
