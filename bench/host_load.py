@@ -2,7 +2,7 @@
 memory of tables in play.
 
 Run ``python bench/host_load.py [--game Argo] [--rate 75] [--seconds 8] [--rounds 2]
-[--tables 100] [--memory 100] [--moves 30] [--modes thread,process]``.
+[--tables 100] [--memory 100] [--moves 30] [--modes thread,executor,nice,process] [--busy K]``.
 
 1. **Memory of tables in play.** ``--memory`` tables (2 players) are opened and started, then each
    plays ``--moves`` random legal actions through ``TableHost.act`` on a real SQLite file; the
@@ -20,13 +20,17 @@ Run ``python bench/host_load.py [--game Argo] [--rate 75] [--seconds 8] [--round
 
    * ``idle``: no background load (the probe's own baseline);
    * ``thread``: boards drawn on two threads of the bot's process (the bot before issue 25);
-   * ``process``: boards drawn in two worker processes (``cogs/boards.py``, the bot now:
-     ``nice`` +10);
-   * ``sched-idle``: as ``process``, the workers in Linux's idle scheduling class;
-   * ``one``, ``one-idle``: as ``process`` and ``sched-idle`` with one worker (a core left to
-     the bot on a 2-core machine).
+   * ``executor``: two worker processes at ``nice`` +10 fed through
+     ``concurrent.futures.ProcessPoolExecutor``, whose feeder and manager threads hand every
+     board over in the bot's process (the bot before the pipe workers);
+   * ``nice``: two worker processes at ``nice`` +10 fed by the event loop over their sockets
+     (``cogs/pipe_workers.py``);
+   * ``process``: the bot now (``cogs/boards.py``): as ``nice``, but the two workers in Linux's
+     idle scheduling class, with a backup worker at ``nice`` +10 for late boards.
 
    ``--modes`` picks some of them (``idle`` is always measured: the ratios are to it).
+   ``--busy K`` keeps K processes spinning at the bot's priority through every mode (as the AI's
+   searches or another job on the host would): what matters then is how late the boards are.
 
    Printed per mode: boards finished per second (the load is below saturation when this matches
    the offered rate and nothing is left waiting), the probe's act p50/p95 and its p95 over the
@@ -42,13 +46,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import multiprocessing
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 import tracemalloc
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -56,10 +63,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import render
 from bot.engine.registry import GameRegistry, discover
 from bot.store import Store
 from bot.tables import TableError, TableHost
-from cogs.boards import BoardPool
+from cogs.boards import BoardPool, _start_worker
 
 PROBE_EVERY = 0.05
 TICK = 0.002
@@ -199,6 +207,36 @@ async def ticker(stop: asyncio.Event, out: list[float]) -> None:
 Job = tuple[dict[str, Any], dict[str, Any] | None]
 
 
+class ExecutorBoards(BoardPool):
+    """Boards drawn in worker processes through ``ProcessPoolExecutor`` (the ``executor`` mode:
+    what ``BoardPool`` did before ``cogs/pipe_workers.py``), workers started as the bot's are."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(0)
+        self.executor = ProcessPoolExecutor(
+            max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+            initializer=_start_worker, initargs=("nice",),
+        )  # fmt: skip
+        self.count = workers
+
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(
+            *(loop.run_in_executor(self.executor, time.sleep, 0.2) for _ in range(self.count))
+        )
+
+    def worker_pids(self) -> list[int]:
+        return list(self.executor._processes or {})
+
+    async def png(self, view: dict[str, Any], previous: dict[str, Any] | None = None) -> bytes | None:
+        return await asyncio.get_running_loop().run_in_executor(
+            self.executor, render.board_png, view, previous
+        )
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+
+
 def recorded_boards(game: str, seed: int = 7) -> list[Job]:
     """Every board of a seeded random game with its ``previous``, as the render benches draw."""
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -266,7 +304,7 @@ async def run(
         asyncio.create_task(probe(probe_tables, stop, sample.probe)),
         asyncio.create_task(ticker(stop, sample.lag)),
     ]
-    workers = pool.worker_pids() if pool is not None else []
+    workers = [*pool.worker_pids(), *pool.backup_pids()] if pool is not None else []
     cpu0, wcpu0, wall0 = time.process_time(), cpu_of(workers), time.perf_counter()
     if pool is None:
         await asyncio.sleep(args.seconds)
@@ -290,19 +328,25 @@ async def latency(registry: GameRegistry, game: str, args: argparse.Namespace, f
     jobs = recorded_boards(game)
     makers = {
         "thread": lambda: BoardPool(0),
+        "executor": lambda: ExecutorBoards(2),
+        "nice": lambda: BoardPool(2, priority="nice"),
         "process": lambda: BoardPool(2),
-        "sched-idle": lambda: BoardPool(2, priority="idle"),
-        "one": lambda: BoardPool(1),
-        "one-idle": lambda: BoardPool(1, priority="idle"),
     }
     order = ["idle", *(m for m in args.modes.split(",") if m in makers)]
     pools = {mode: makers[mode]() for mode in order[1:]}
     for pool in pools.values():
         await pool.start()  # started and warmed, as the bot does at start-up
+    spin = "while True: pass"
+    busy = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(args.busy)]
     results: dict[str, list[Sample]] = {mode: [] for mode in order}
-    for rnd in range(args.rounds):
-        for mode in order if rnd % 2 == 0 else order[::-1]:
-            results[mode].append(await run(probe_tables, tables, jobs, pools.get(mode), args))
+    try:
+        for rnd in range(args.rounds):
+            for mode in order if rnd % 2 == 0 else order[::-1]:
+                results[mode].append(await run(probe_tables, tables, jobs, pools.get(mode), args))
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
     for pool in pools.values():
         pool.close()
     await host.close()
@@ -316,6 +360,7 @@ async def latency(registry: GameRegistry, game: str, args: argparse.Namespace, f
     print(
         f"latency: {game}, {args.rate:.0f} {load}; a probe table acts every {PROBE_EVERY * 1000:.0f} ms; "
         f"{args.rounds} rounds of {args.seconds:.0f} s per mode, alternated; "
+        f"{args.busy} processes kept busy at the bot's priority; "
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
     print(
@@ -355,8 +400,11 @@ async def main() -> None:
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--act", action="store_true", help="each board follows an action at a table")
     parser.add_argument(
-        "--modes", default="thread,process", help="besides idle: thread,process,sched-idle,one,one-idle"
+        "--modes",
+        default="thread,executor,nice,process",
+        help="besides idle: thread,executor,nice,process",
     )
+    parser.add_argument("--busy", type=int, default=0, help="processes kept spinning at the bot's priority")
     parser.add_argument("--tables", type=int, default=100, help="background tables (with --act)")
     parser.add_argument("--memory", type=int, default=100, help="tables for the memory figure (0: skip)")
     parser.add_argument(

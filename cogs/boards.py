@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import render
 from bot.thinking import _exit_with_parent
+from cogs.pipe_workers import PipeWorkers, WorkerDied
 
 log = logging.getLogger(__name__)
 
@@ -30,13 +29,23 @@ cogs, such as rebuilding a replay): two, as Pillow encodes two PNGs at once with
 WORKERS = 2
 """Worker processes of a bot that runs its AI in processes: two boards drawn at once."""
 NICE = 10
-"""How much lower than the bot the workers run (``os.nice``)."""
-PRIORITY = "nice"
-"""How workers yield the CPU to the bot: ``"nice"`` (:data:`NICE`), or ``"idle"``, Linux's
-``SCHED_IDLE`` class (they run only on a CPU nothing else wants; ``nice`` where the class is
-missing or not permitted). ``nice`` is the default: on the shared 2-core development machine
-the idle class made another table's action slower, not faster, and boards later
-(``bench/host_load.py``, docs/boards.md)."""
+"""How much lower than the bot the workers run (``os.nice``) when they cannot (or are not to)
+run in the idle class, and the backup worker's."""
+PRIORITY = "idle"
+"""How the board workers yield the CPU to the bot: ``"idle"``, Linux's ``SCHED_IDLE`` class
+(they run only on a CPU nothing else wants, and a waking bot takes the CPU from them at once;
+``nice`` where the class is missing or not permitted), or ``"nice"`` (:data:`NICE`). At nice
++10 the kernel still lets a drawing worker finish its slice before the bot's click runs: on two
+quiet cores another table's action took 1.7-1.9x its idle p95 while 75 boards a second were
+drawn, against 1.1x in the idle class (``bench/host_load.py``, docs/boards.md)."""
+LATE_S = 0.15
+"""A board not back from an idle-class worker after this long is drawn by the backup worker too
+(first answer wins): an idle-class worker gets no CPU while anything else wants it (the AI's
+searches, other jobs on the host). A board takes 5-35 ms when the worker has a core."""
+STARVING_S = 2.0
+"""After a board that the backup drew first, boards go to the backup at once as well (first
+answer wins) until the idle-class workers have been first for this long: while the host stays
+busy they would only be late again."""
 
 
 def lower_priority(priority: str = PRIORITY) -> str:
@@ -56,93 +65,110 @@ def lower_priority(priority: str = PRIORITY) -> str:
 
 
 def _start_worker(priority: str = PRIORITY) -> None:
-    """Worker start-up: exit with the bot, yield the CPU to it, and warm the sprite caches."""
+    """Worker start-up: exit with the bot, warm the sprite caches, then yield the CPU to the bot
+    (warmed first, so a busy host cannot keep an idle-class worker from ever being ready)."""
     _exit_with_parent()
-    lower_priority(priority)
     render.warm_up()
-
-
-def _ready() -> int:
-    """A no-op task that makes the pool start a worker (returns the worker's process id)."""
-    return os.getpid()
+    lower_priority(priority)
 
 
 class BoardPool:
     """Draws public boards as PNG bytes without holding the event loop's GIL.
 
-    ``workers`` > 0: that many worker processes (spawned and warmed by :meth:`start`), at the
-    lower ``priority`` (see :data:`PRIORITY`);
-    ``workers`` = 0: the :data:`DRAWING` threads. A worker that dies fails the boards it was
-    drawing; they are drawn again on a new pool, and if that fails too, on a thread. If no
-    process can be started at all, boards are drawn on threads from then on.
+    ``workers`` > 0: that many worker processes (spawned and warmed by :meth:`start`) at the
+    lower ``priority`` (see :data:`PRIORITY`), fed by the event loop over their own sockets
+    (:mod:`cogs.pipe_workers`: no thread of the bot's process takes part). In the idle class
+    they get one more worker at nice +10, the backup, which draws a board that is late
+    (:data:`LATE_S`). ``workers`` = 0: the :data:`DRAWING` threads.
+
+    A worker that dies fails the board it was drawing; it is drawn again (the dead worker is
+    replaced), and if that fails too, on a thread. If no process can be started at all, boards
+    are drawn on threads from then on.
     """
 
     def __init__(self, workers: int = 0, priority: str = PRIORITY) -> None:
         self.workers = max(workers, 0)
         self.priority = priority
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool: PipeWorkers | None = None
+        self._backup: PipeWorkers | None = None
+        self._backup_first = -STARVING_S  # when the backup last answered first (event loop time)
 
-    def _processes(self) -> ProcessPoolExecutor | None:
+    def _processes(self) -> PipeWorkers | None:
         if self.workers == 0:
             return None
         if self._pool is None:
-            try:
-                self._pool = ProcessPoolExecutor(
-                    max_workers=self.workers,
-                    mp_context=multiprocessing.get_context("spawn"),
-                    initializer=_start_worker,
-                    initargs=(self.priority,),
-                )
-            except OSError as exc:
-                log.warning("cannot start board workers (%s): drawing on threads", exc)
-                self.workers = 0
+            self._pool = PipeWorkers(self.workers, render.board_png, _start_worker, (self.priority,))
+            if self.priority == "idle":
+                self._backup = PipeWorkers(1, render.board_png, _start_worker, ("nice",))
         return self._pool
 
     def worker_pids(self) -> list[int]:
-        """The process ids of the running workers (none on threads)."""
-        pool = self._pool
-        return list(pool._processes or {}) if pool is not None else []  # no public list exists
+        """The process ids of the running workers (none on threads), the backup's not included."""
+        return self._pool.pids() if self._pool is not None else []
+
+    def backup_pids(self) -> list[int]:
+        """The backup worker's process id (none without one)."""
+        return self._backup.pids() if self._backup is not None else []
 
     async def start(self) -> None:
         """Start the workers and warm them (or warm this process's caches on a thread), so the
         first board after start-up costs what the next ones do."""
-        loop = asyncio.get_running_loop()
         pool = self._processes()
-        if pool is None:
-            await loop.run_in_executor(DRAWING, render.warm_up)
-            return
-        try:  # one task per worker: each submit finds no idle worker and spawns one
-            await asyncio.gather(*(loop.run_in_executor(pool, _ready) for _ in range(self.workers)))
-        except (BrokenProcessPool, OSError) as exc:
-            log.warning("board workers failed to start (%s): drawing on threads", exc)
-            self._retire(pool)
-            self.workers = 0
-            await loop.run_in_executor(DRAWING, render.warm_up)
-
-    def _retire(self, pool: Executor) -> None:
-        if self._pool is pool:
-            self._pool = None
-        pool.shutdown(wait=False, cancel_futures=True)
+        if pool is not None:
+            try:
+                await asyncio.gather(pool.start(), *([self._backup.start()] if self._backup else []))
+                return
+            except (OSError, WorkerDied) as exc:
+                log.warning("board workers failed to start (%s): drawing on threads", exc)
+                self.close()
+                self.workers = 0
+        await asyncio.get_running_loop().run_in_executor(DRAWING, render.warm_up)
 
     async def png(self, view: dict[str, Any], previous: dict[str, Any] | None = None) -> bytes | None:
         """The PNG of a public view (None if its game has no renderer), changes since
         ``previous`` marked; drawn in a worker process, or on a thread."""
+        pool = self._processes()
+        if pool is not None:
+            for _attempt in range(2):
+                try:
+                    return await self._drawn(pool, view, previous)
+                except (OSError, WorkerDied) as exc:
+                    log.warning("a board worker failed (%s); drawing the board again", exc)
+        return await asyncio.get_running_loop().run_in_executor(DRAWING, render.board_png, view, previous)
+
+    async def _drawn(
+        self, pool: PipeWorkers, view: dict[str, Any], previous: dict[str, Any] | None
+    ) -> bytes | None:
+        """The board from ``pool``, or from the backup if it is first once the board is late (or
+        at once, while the backup has lately been first)."""
+        drawing = asyncio.ensure_future(pool.call(view, previous))
+        if self._backup is None:
+            return await drawing
         loop = asyncio.get_running_loop()
-        for _attempt in range(2):
-            pool = self._processes()
-            if pool is None:
-                break
-            try:
-                return await loop.run_in_executor(pool, render.board_png, view, previous)
-            except (BrokenProcessPool, OSError) as exc:
-                log.warning("a board worker died (%s); drawing the board again", exc)
-                self._retire(pool)
-        return await loop.run_in_executor(DRAWING, render.board_png, view, previous)
+        if loop.time() - self._backup_first > STARVING_S:
+            done, _ = await asyncio.wait({drawing}, timeout=LATE_S)
+            if done:
+                return drawing.result()
+        backup = asyncio.ensure_future(self._backup.call(view, previous))
+        ways = {drawing, backup}
+        try:
+            while True:
+                done, ways = await asyncio.wait(ways, return_when=asyncio.FIRST_COMPLETED)
+                for way in done:
+                    if way.exception() is None or not ways:
+                        if way is backup and way.exception() is None:
+                            self._backup_first = loop.time()
+                        return way.result()
+        finally:
+            for way in ways:
+                way.cancel()
 
     def close(self) -> None:
         """Stop the workers (boards being drawn are abandoned)."""
-        if self._pool is not None:
-            self._retire(self._pool)
+        for pool in (self._pool, self._backup):
+            if pool is not None:
+                pool.close()
+        self._pool = self._backup = None
 
 
 BOARDS = BoardPool()
@@ -151,7 +177,7 @@ BOARDS = BoardPool()
 
 async def start_boards(workers: int) -> None:
     """Draw boards with ``workers`` worker processes (0: threads), started and warmed now."""
-    if BOARDS.workers != workers or (workers and BOARDS._pool is None):
+    if BOARDS.workers != workers:
         BOARDS.close()
         BOARDS.workers = workers
     await BOARDS.start()

@@ -1,10 +1,12 @@
 """Boards drawn in worker processes (cogs/boards.py): the same bytes as drawn in the bot's own
-process; a worker killed from outside is replaced and the board still arrives; workers run
-below the bot's priority (nice, or Linux's idle class); the workers end when the bot's process
+process; a worker killed from outside is replaced and the board still arrives; a worker that
+gets no CPU (stopped from outside) does not hold a board back; workers run below the bot's
+priority (Linux's idle class, the backup at nice); the workers end when the bot's process
 ends, however it ends."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -14,7 +16,7 @@ from pathlib import Path
 
 import render
 from bot.engine.argo import GAME
-from cogs.boards import NICE, BoardPool
+from cogs.boards import LATE_S, NICE, BoardPool
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,36 +42,70 @@ async def test_a_worker_draws_the_same_board_and_a_killed_worker_is_replaced():
         assert pid != os.getpid()
         assert await pool.png(view, before) == render.board_png(view, before)
         os.kill(pid, signal.SIGKILL)
-        assert await pool.png(view) == render.board_png(view)  # drawn again on a new worker
+        assert await pool.png(view) == render.board_png(view)  # drawn again
         assert pid not in pool.worker_pids()
+        deadline = time.monotonic() + 60
+        while not pool.worker_pids() and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        [new] = pool.worker_pids()  # the dead worker was replaced
+        assert new != pid and alive(new)
+        assert await pool.png(view, before) == render.board_png(view, before)
     finally:
         pool.close()
 
 
+def niced(pid: int) -> bool:
+    return os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICE)
+
+
 async def test_workers_run_below_the_bot():
-    """A worker yields the CPU to the bot: at nice +10 by default, or in Linux's idle class."""
-    pool = BoardPool(1)
+    """A worker yields the CPU to the bot: in Linux's idle class by default, with a backup worker
+    at nice +10; or all at nice +10."""
+    pool = BoardPool(1, priority="nice")
     try:
         await pool.start()
         [pid] = pool.worker_pids()
-        assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICE)
+        assert niced(pid) and pool.backup_pids() == []
     finally:
         pool.close()
     if not hasattr(os, "SCHED_IDLE"):
         return
-    pool = BoardPool(1, priority="idle")
+    pool = BoardPool(1)
     try:
         await pool.start()
         [pid] = pool.worker_pids()
+        [backup] = pool.backup_pids()
         assert os.sched_getscheduler(pid) == os.SCHED_IDLE
+        assert os.sched_getscheduler(backup) != os.SCHED_IDLE and niced(backup)
         assert os.sched_getscheduler(0) != os.SCHED_IDLE  # the bot keeps its own class
+    finally:
+        pool.close()
+
+
+async def test_a_board_held_by_a_worker_without_cpu_comes_from_the_backup():
+    """An idle-class worker gets no CPU while other work wants it; stopped from outside, it gets
+    none at all: the board comes from the backup worker, the same bytes."""
+    game = GAME.new(["1", "2"], 5, {})
+    view = game.view(None)
+    pool = BoardPool(1)
+    try:
+        await pool.start()
+        [pid] = pool.worker_pids()
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            started = time.monotonic()
+            assert await asyncio.wait_for(pool.png(view), 60) == render.board_png(view)
+            assert time.monotonic() - started >= LATE_S  # it was late, then drawn by the backup
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        assert await pool.png(view) == render.board_png(view)  # the worker takes boards again
     finally:
         pool.close()
 
 
 BOT = """
 import asyncio, sys
-from cogs.boards import NICE, BoardPool
+from cogs.boards import LATE_S, NICE, BoardPool
 
 async def main():
     pool = BoardPool(1)
