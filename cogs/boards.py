@@ -132,8 +132,13 @@ class BoardPool:
             for _attempt in range(2):
                 try:
                     return await self._drawn(pool, view, previous)
-                except (OSError, WorkerDied) as exc:
+                except WorkerDied as exc:
                     log.warning("a board worker failed (%s); drawing the board again", exc)
+                except OSError as exc:  # no worker process can be started here
+                    log.warning("cannot start board workers (%s): drawing on threads", exc)
+                    self.close()
+                    self.workers = 0
+                    break
         return await asyncio.get_running_loop().run_in_executor(DRAWING, render.board_png, view, previous)
 
     async def _drawn(

@@ -23,6 +23,7 @@ import os
 import pickle
 import socket
 import struct
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -114,39 +115,38 @@ class PipeWorkers:
         self.initargs = initargs
         self.start_timeout = start_timeout
         self._workers: list[_Worker] = []
-        self._waiting: asyncio.Queue[tuple[tuple[Any, ...], asyncio.Future[Any]]] | None = None
+        self._waiting: deque[tuple[tuple[Any, ...], asyncio.Future[Any]]] = deque()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._runners: list[asyncio.Task[None]] = []
+        self._runners: set[asyncio.Task[None]] = set()
+        self._starting: asyncio.Task[None] | None = None
 
     def pids(self) -> list[int]:
         """The process ids of the running workers."""
         return [worker.pid for worker in self._workers if worker.pid]
 
-    @property
-    def started(self) -> bool:
-        """Whether workers run for the current event loop."""
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return False
-        return self._loop is loop and bool(self._workers)
-
     async def start(self) -> None:
         """Spawn the workers and wait until each has run its initializer (raises ``OSError`` or
-        :class:`WorkerDied` if one cannot be started; then none is left running)."""
+        :class:`WorkerDied` if one cannot be started; then none is left running, and the next
+        call tries again). Calls made meanwhile wait for the same start."""
         loop = asyncio.get_running_loop()
-        if self._loop is loop and self._workers:
-            return
-        self.close()
-        self._loop = loop
-        self._waiting = asyncio.Queue()
-        try:
-            workers = await asyncio.gather(*(self._spawn() for _ in range(self.count)))
-        except BaseException:
+        if self._loop is not loop or self._starting is None:
             self.close()
-            raise
-        self._workers = list(workers)
-        self._runners = [loop.create_task(self._run(index)) for index in range(len(self._workers))]
+            self._loop = loop
+            self._starting = loop.create_task(self._start_all())
+        await asyncio.shield(self._starting)
+
+    async def _start_all(self) -> None:
+        assert self._loop is not None
+        spawned = await asyncio.gather(*(self._spawn() for _ in range(self.count)), return_exceptions=True)
+        workers = [worker for worker in spawned if isinstance(worker, _Worker)]
+        failed = [error for error in spawned if not isinstance(error, _Worker)]
+        if failed:
+            for worker in workers:
+                self._stop(worker)
+            self._loop = self._starting = None  # the next call tries again
+            raise failed[0]
+        self._workers = workers
+        self._feed()
 
     async def _spawn(self) -> _Worker:
         context = multiprocessing.get_context("spawn")
@@ -170,39 +170,58 @@ class PipeWorkers:
         worker.pid = pickle.loads(frame)
         return worker
 
+    def _feed(self) -> None:
+        """Set every idle worker to the calls waiting. A worker's feeder lives only while calls
+        wait: nothing of the pool waits on the loop while there is no work (which is also what
+        lets a test harness tell when the bot is done)."""
+        assert self._loop is not None
+        for index, worker in enumerate(self._workers):
+            if not self._waiting:
+                return
+            if not worker.busy:
+                worker.busy = True
+                runner = self._loop.create_task(self._run(index))
+                self._runners.add(runner)
+                runner.add_done_callback(self._runners.discard)
+
     async def _run(self, index: int) -> None:
-        """Feed calls to worker ``index`` one at a time; replace it when it dies."""
-        assert self._waiting is not None
-        waiting = self._waiting
-        while True:
-            args, future = await waiting.get()
-            if future.done():  # its caller gave up while it waited
-                continue
-            worker = self._workers[index]
-            try:
-                worker.writer.write(_frame(pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL)))
-                ok, answer = pickle.loads(await _read_frame(worker.reader))
-            except (asyncio.IncompleteReadError, ConnectionError, OSError) as exc:
-                worker.pid = 0
-                if not future.done():
-                    future.set_exception(WorkerDied(f"a worker died ({exc!r})"))
-                await self._replace(index)
-                continue
-            except asyncio.CancelledError:
-                if not future.done():
-                    future.set_exception(WorkerDied("the workers were closed"))
-                raise
-            if future.done():  # its caller gave up while it was answered
-                continue
-            if ok:
-                future.set_result(answer)
-            else:
-                future.set_exception(answer)
+        """Feed the waiting calls to worker ``index`` one at a time until none waits; replace
+        the worker if it dies. A call whose caller gave up is still answered (and the answer
+        dropped), so the next answer read is the next call's."""
+        try:
+            while self._waiting:
+                args, future = self._waiting.popleft()
+                if future.done():  # its caller gave up while it waited
+                    continue
+                worker = self._workers[index]
+                try:
+                    worker.writer.write(_frame(pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL)))
+                    ok, answer = pickle.loads(await _read_frame(worker.reader))
+                except (asyncio.IncompleteReadError, ConnectionError, OSError) as exc:
+                    worker.pid = 0
+                    if not future.done():
+                        future.set_exception(WorkerDied(f"a worker died ({exc!r})"))
+                    await self._replace(index)
+                    continue
+                except asyncio.CancelledError:
+                    if not future.done():
+                        future.set_exception(WorkerDied("the workers were closed"))
+                    raise
+                if future.done():  # its caller gave up while it was answered
+                    continue
+                if ok:
+                    future.set_result(answer)
+                else:
+                    future.set_exception(answer)
+        finally:
+            if index < len(self._workers):
+                self._workers[index].busy = False
 
     async def _replace(self, index: int) -> None:
         self._stop(self._workers[index])
         try:
             self._workers[index] = await self._spawn()
+            self._workers[index].busy = True  # its feeder goes on with the calls waiting
         except (OSError, WorkerDied) as exc:
             log.warning("cannot restart a worker (%s)", exc)
             self._workers[index].pid = 0
@@ -211,11 +230,11 @@ class PipeWorkers:
     async def call(self, *args: Any) -> Any:
         """``function(*args)`` on the next free worker (starting the workers if this loop has
         none yet)."""
-        if not self.started:
-            await self.start()
-        assert self._loop is not None and self._waiting is not None
+        await self.start()
+        assert self._loop is not None
         future: asyncio.Future[Any] = self._loop.create_future()
-        self._waiting.put_nowait((args, future))
+        self._waiting.append((args, future))
+        self._feed()
         return await future
 
     @staticmethod
@@ -228,15 +247,15 @@ class PipeWorkers:
 
     def close(self) -> None:
         """Stop the workers; calls still waiting or running fail with :class:`WorkerDied`."""
-        for runner in self._runners:
+        starting, self._starting = self._starting, None
+        for runner in [*self._runners, *([starting] if starting is not None else [])]:
             with contextlib.suppress(RuntimeError):  # its loop may be closed already
                 runner.cancel()
-        self._runners = []
-        if self._waiting is not None:
-            while not self._waiting.empty():
-                _args, future = self._waiting.get_nowait()
-                if not future.done():
-                    future.set_exception(WorkerDied("the workers were closed"))
+        self._runners = set()
+        while self._waiting:
+            _args, future = self._waiting.popleft()
+            if not future.done():
+                future.set_exception(WorkerDied("the workers were closed"))
         for worker in self._workers:
             self._stop(worker)
         self._workers = []

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+
 @metrics.times_boards
 async def board_file(view: dict[str, Any], previous: dict[str, Any] | None = None) -> discord.File | None:
     """The board picture of a public view, drawn off the event loop (cogs/boards.py); what

@@ -132,3 +132,20 @@ def test_the_workers_end_when_the_bot_is_killed():
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(alive(pid) for pid in workers)
+
+
+async def test_boards_asked_for_at_once_start_the_workers_once():
+    """Boards asked for before the workers were started start them once, and all arrive."""
+    game = GAME.new(["1", "2", "3"], 6, {})
+    views = [game.view(None)]
+    for _ in range(3):
+        player = game.prompt().player
+        game.apply(player, game.legal_actions(player)[0])
+        views.append(game.view(None))
+    pool = BoardPool(1)
+    try:
+        drawn = await asyncio.gather(*(pool.png(view) for view in views))
+        assert drawn == [render.board_png(view) for view in views]
+        assert len(pool.worker_pids()) == 1 and len(pool.backup_pids()) == 1
+    finally:
+        pool.close()
