@@ -25,7 +25,7 @@ import socket
 import struct
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -75,7 +75,7 @@ class _Worker:
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
     pid: int = 0
-    busy: bool = field(default=False)
+    busy: bool = False  # a feeder is giving it calls
 
 
 async def _read_frame(reader: asyncio.StreamReader) -> bytes:
