@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw
 from . import argoat_sprites as sp
 from .argoat_marks import Changes, changes, deck_empty
 from .argoat_palette import Palette, drawing_palette
+from .argoat_png import png_bytes
 from .memo import memo
 
 WIDTH = 1080
@@ -497,6 +498,12 @@ class Drawing:
 def draw(view: dict[str, Any], previous: dict[str, Any] | None = None, *, rgb: bool = False) -> Drawing:
     """The public Argoat view drawn on the fixed palette, with the changes since ``previous``
     (``rgb=True``: drawn in RGB, as the palette is learnt from)."""
+    cv, marked = _compose(view, previous, rgb)
+    return Drawing(cv.image(), frozenset(cv.fonts), marked, tuple(cv.texts))
+
+
+def _compose(view: dict[str, Any], previous: dict[str, Any] | None, rgb: bool) -> tuple[_Canvas, bool]:
+    """The canvas with the view drawn on it, and whether changes are marked."""
     lay = layout(view)
     ch = changes(previous, view)
     cv = _Canvas(lay.width, lay.height, rgb)
@@ -508,7 +515,7 @@ def draw(view: dict[str, Any], previous: dict[str, Any] | None = None, *, rgb: b
     if ch:
         _draw_marks(cv, view, lay, spots, ch)
     _keep_names_readable(cv, view, lay)
-    return Drawing(cv.image(), frozenset(cv.fonts), bool(ch), tuple(cv.texts))
+    return cv, bool(ch)
 
 
 def draw_board(
@@ -519,12 +526,18 @@ def draw_board(
 
 
 def render_board(view: dict[str, Any], previous: dict[str, Any] | None = None) -> bytes:
-    """The public Argoat view drawn as PNG bytes; changes since ``previous`` are marked."""
-    return encode(draw_board(view, previous))
+    """The public Argoat view drawn as PNG bytes; changes since ``previous`` are marked.
+
+    The picture is the one :func:`draw_board` gives; its PNG is put together from compressed
+    bands of rows cached between maps (render/argoat_png.py), not by Pillow's encoder."""
+    cv, _marked = _compose(view, previous, False)
+    assert cv.pal is not None
+    return png_bytes(cv.img, cv.pal.plte)
 
 
 def encode(img: Image.Image) -> bytes:
-    """PNG bytes of a drawn board (already on the fixed palette: no conversion)."""
+    """PNG bytes of a drawn board by Pillow's encoder (already on the fixed palette: no
+    conversion); the floor the renderer is measured against."""
     buf = io.BytesIO()
     img.save(buf, "PNG", compress_level=COMPRESS_LEVEL)
     return buf.getvalue()
