@@ -18,7 +18,8 @@ image data, IEND); only the compressed data differs from Pillow's encoder's: the
 level, restarted every band, so it is a few per cent larger.
 
 Memory: at most :data:`PLACES` band places, :data:`VARIANTS` bands each (the rows and their
-compressed bytes: about 36 KB a band of a 1080 px picture), under 14 MB per drawing process.
+compressed bytes: about 54 KB a band of a 1080 px picture), about 10 MB per drawing process at
+most (5 MB for a bot whose pictures are all 1080 px wide).
 Thread safety as render/memo.py: a look-up takes no lock; a band is compressed outside any lock
 (zlib releases the GIL, so two threads encode in parallel); storing it takes a lock held for a
 few dictionary operations.
@@ -36,12 +37,13 @@ from PIL import Image
 
 from .memo import memo, on_clear_all
 
-BAND = 32
-"""Rows per band: smaller bands redraw fewer rows but compress worse (each starts afresh)."""
+BAND = 48
+"""Rows per band: smaller bands compress fewer rows again but compress worse (each starts
+afresh): 48 rows cost as little as 16-32 over a game and the PNG grows by about 3 % (32: 5 %)."""
 VARIANTS = 3
 """Bands kept per place (several games' maps drawn in one process keep theirs)."""
-PLACES = 128
-"""Band places kept (a 1080 px picture of 1,400 rows has 44)."""
+PLACES = 64
+"""Band places kept (a 1080 px picture of 1,400 rows has 30; pictures of one width share them)."""
 LEVEL = 3
 """The deflate level (``argoat.COMPRESS_LEVEL``, as Pillow's encode of the floor)."""
 MEM_LEVEL = 9
