@@ -165,12 +165,6 @@ def _mapped(sprite: _Same) -> Image.Image:
     return drawing_palette().indices(sprite.img.convert("RGB"))
 
 
-@memo(512)
-def _plate(card: _Same, box: Box) -> Image.Image:
-    """The name plate of a frontier card (its box on the card), to paste again over marks."""
-    return card.img.crop(box)
-
-
 @memo(256)
 def _blend_lut(colour: sp.RGB, ground: int) -> list[int]:
     """For each opacity 0-255: the palette entry of ``colour`` at that opacity over the ground
@@ -824,10 +818,6 @@ def _keep_names_readable(cv: _Canvas, view: dict[str, Any], lay: Layout) -> None
     _paste_plates(cv, _frontier_rows(view), lay, pieces)
 
 
-def _overlaps(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
 def _paste_plates(
     cv: _Canvas,
     frontiers: tuple[_FrontierRow, ...],
@@ -839,19 +829,29 @@ def _paste_plates(
     something covers them."""
     cw, ch = lay.card_w, CELL_H - GAP
     touched = cv.touched
-    for x, y, name, roads, dragon, fragment, kind in frontiers:
-        n = pieces.get((x, y), 0)
+    for row in frontiers:
+        n = pieces.get((row[0], row[1]), 0)
         if n > _per_row(n, cw - 4):
             continue
-        ox, oy = lay.origin(x, y)
-        tag = sp.coord_tag(f"{x},{y}")
-        box = sp.plate_box(name, dragon, fragment, cw, tag.width)
-        if touched is not None:
-            where = _moved(box, ox, oy)
-            if not any(_overlaps(where, t) for t in touched):
-                continue
-        card = sp.frontier_card(name, roads, dragon, fragment, kind, cw, ch, tag.width)
-        cv.paste(_plate(_Same(card), box), ox + box[0], oy + box[1])
+        ox, oy = lay.origin(row[0], row[1])
+        (bx0, by0, bx1, by1), plate = _card_plate(row, cw, ch)
+        x0, y0, x1, y1 = bx0 + ox, by0 + oy, bx1 + ox, by1 + oy
+        if touched is not None and not any(
+            x0 < t2 and t0 < x1 and y0 < t3 and t1 < y1 for t0, t1, t2, t3 in touched
+        ):  # nothing drawn since the map's block overlaps the plate
+            continue
+        cv.paste(plate, x0, y0)
+
+
+@memo(512)
+def _card_plate(row: _FrontierRow, cw: int, ch: int) -> tuple[Box, Image.Image]:
+    """Where a placed Frontier card's name plate is on the card, and the plate (its pixels), to
+    paste again over what covers it."""
+    x, y, name, roads, dragon, fragment, kind = row
+    tag = sp.coord_tag(f"{x},{y}")
+    box = sp.plate_box(name, dragon, fragment, cw, tag.width)
+    card = sp.frontier_card(name, roads, dragon, fragment, kind, cw, ch, tag.width)
+    return box, card.crop(box)
 
 
 def _kind(key: str) -> str:
