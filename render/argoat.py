@@ -843,7 +843,12 @@ def _paste_plates(
         cv.paste(plate, x0, y0)
 
 
-@memo(512)
+PLATES = 128
+"""How many name plates of placed cards are kept (a game places 20 cards; at most about 26 KB
+each: under 3.5 MB)."""
+
+
+@memo(PLATES)
 def _card_plate(row: _FrontierRow, cw: int, ch: int) -> tuple[Box, Image.Image]:
     """Where a placed Frontier card's name plate is on the card, and the plate (its pixels), to
     paste again over what covers it."""

@@ -113,22 +113,24 @@ _IEND = _chunk(b"IEND", b"")
 
 def _deflate(rows: bytes, width: int) -> _Band:
     """A band compressed on its own: each row behind a zero byte (PNG filter "none")."""
-    filtered = b"".join([b"\x00" + rows[i : i + width] for i in range(0, len(rows), width)])
+    view = memoryview(rows)
+    filtered = b"\x00" + b"\x00".join([view[i : i + width] for i in range(0, len(rows), width)])
     packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, MEM_LEVEL)
     deflated = packer.compress(filtered) + packer.flush(zlib.Z_FULL_FLUSH)
     return _Band(rows, deflated, zlib.adler32(filtered), len(filtered))
 
 
-def _band(place: tuple[int, int], rows: bytes, width: int) -> _Band:
-    """The band with these rows at this place: cached, or compressed and stored."""
+def _band(place: tuple[int, int], data: bytes, start: int, size: int, width: int) -> _Band:
+    """The band of the picture's ``data`` from ``start`` (``size`` bytes) at this place: cached,
+    or compressed and stored."""
     kept = _BANDS.get(place, ())  # no lock: one atomic look-up
     for band in kept:
-        if band.rows == rows:
+        if len(band.rows) == size and data.startswith(band.rows, start):  # the same rows
             _COUNTS[1] += 1
             if band is not kept[0]:
                 _store(place, band)
             return band
-    band = _deflate(rows, width)
+    band = _deflate(data[start : start + size], width)
     _COUNTS[0] += 1
     _store(place, band)
     return band
@@ -151,10 +153,9 @@ def png_bytes(indices: Image.Image, palette: bytes) -> bytes:
     data = indices.tobytes()
     parts = [_ZLIB_HEADER]
     adler = 1
-    step = BAND * width
-    for start in range(0, width * height, step):
-        rows = data[start : start + step]
-        band = _band((width, start // width), rows, width)
+    step, end = BAND * width, width * height
+    for start in range(0, end, step):
+        band = _band((width, start // width), data, start, min(step, end - start), width)
         parts.append(band.deflated)
         adler = adler_combine(adler, band.adler, band.size)
     parts.append(_END)
