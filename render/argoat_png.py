@@ -129,6 +129,11 @@ def _band(place: tuple[int, int], data: bytes, start: int, size: int, width: int
             _COUNTS[1] += 1
             if band is not kept[0]:
                 _store(place, band)
+            else:
+                try:  # noqa: SIM105 (as render/memo.py: the place stays among the kept)
+                    _BANDS.move_to_end(place)
+                except KeyError:  # dropped by another thread meanwhile: the band is still good
+                    pass
             return band
     band = _deflate(data[start : start + size], width)
     _COUNTS[0] += 1

@@ -158,3 +158,14 @@ def test_the_band_cache_is_bounded() -> None:
     assert max(len(kept) for kept in argoat_png._BANDS.values()) == argoat_png.VARIANTS
     memo.clear_all()
     assert not argoat_png._BANDS
+
+
+def test_a_band_in_use_is_not_the_one_dropped() -> None:
+    argoat_png.clear()
+    hot = _picture(50, argoat_png.BAND, 1)
+    argoat_png.png_bytes(hot, PALETTE)
+    for width in range(100, 100 + 2 * argoat_png.PLACES):
+        argoat_png.png_bytes(_picture(width, argoat_png.BAND, width), PALETTE)  # one place each
+        built = argoat_png.counts()[0]
+        argoat_png.png_bytes(hot, PALETTE)
+        assert argoat_png.counts()[0] == built  # taken from the cache every time
