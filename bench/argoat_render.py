@@ -11,12 +11,15 @@ Run ``python bench/argoat_render.py [--runs N] [--seed S] [OUT.png]`` from the r
 
 Timed in alternation, map by map, in CPU time (``time.process_time``), medians printed:
 
-* ``render_board``: the project, composed straight on the fixed palette;
+* ``render_board``: the project, composed straight on the fixed palette, its PNG put together
+  from compressed bands of rows cached between maps (render/argoat_png.py);
 * ``RGB, then palette``: the way before issue 25, the same map drawn in RGB and mapped onto the
   palette before the same encode (``draw_board(..., rgb=True)``);
 * ``naive``: the RGB picture saved with Pillow's defaults (``img.convert("RGB").save(buf, "PNG")``);
-* the floor: one palette PNG encode of the finished picture, what no renderer of it can avoid
-  ("x floor" is a way's CPU time over it);
+* the floor: one palette PNG encode of the finished picture by Pillow (``argoat.encode``, the
+  same ``compress_level``), what a renderer encoding each picture afresh cannot avoid ("x floor"
+  is a way's CPU time over it; ``render_board`` goes under it by not compressing again the bands
+  it compressed for an earlier map);
 * with ``--against DIR``: ``render_board`` of another copy of the render package (``DIR`` is
   its folder, e.g. ``git archive main render | tar -x -C /tmp/main`` gives ``/tmp/main/render``),
   loaded beside this one and timed in the same alternation, so two versions are compared in

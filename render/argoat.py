@@ -25,6 +25,7 @@ from PIL import Image, ImageDraw
 from . import argoat_sprites as sp
 from .argoat_marks import Changes, changes, deck_empty
 from .argoat_palette import Palette, drawing_palette
+from .argoat_png import png_bytes
 from .memo import memo
 
 WIDTH = 1080
@@ -162,12 +163,6 @@ def _opaque(sprite: _Same) -> bool:
 def _mapped(sprite: _Same) -> Image.Image:
     """An opaque sprite mapped onto the palette (its palette entries, an "L" image)."""
     return drawing_palette().indices(sprite.img.convert("RGB"))
-
-
-@memo(512)
-def _plate(card: _Same, box: Box) -> Image.Image:
-    """The name plate of a frontier card (its box on the card), to paste again over marks."""
-    return card.img.crop(box)
 
 
 @memo(256)
@@ -497,6 +492,12 @@ class Drawing:
 def draw(view: dict[str, Any], previous: dict[str, Any] | None = None, *, rgb: bool = False) -> Drawing:
     """The public Argoat view drawn on the fixed palette, with the changes since ``previous``
     (``rgb=True``: drawn in RGB, as the palette is learnt from)."""
+    cv, marked = _compose(view, previous, rgb)
+    return Drawing(cv.image(), frozenset(cv.fonts), marked, tuple(cv.texts))
+
+
+def _compose(view: dict[str, Any], previous: dict[str, Any] | None, rgb: bool) -> tuple[_Canvas, bool]:
+    """The canvas with the view drawn on it, and whether changes are marked."""
     lay = layout(view)
     ch = changes(previous, view)
     cv = _Canvas(lay.width, lay.height, rgb)
@@ -508,7 +509,7 @@ def draw(view: dict[str, Any], previous: dict[str, Any] | None = None, *, rgb: b
     if ch:
         _draw_marks(cv, view, lay, spots, ch)
     _keep_names_readable(cv, view, lay)
-    return Drawing(cv.image(), frozenset(cv.fonts), bool(ch), tuple(cv.texts))
+    return cv, bool(ch)
 
 
 def draw_board(
@@ -519,12 +520,18 @@ def draw_board(
 
 
 def render_board(view: dict[str, Any], previous: dict[str, Any] | None = None) -> bytes:
-    """The public Argoat view drawn as PNG bytes; changes since ``previous`` are marked."""
-    return encode(draw_board(view, previous))
+    """The public Argoat view drawn as PNG bytes; changes since ``previous`` are marked.
+
+    The picture is the one :func:`draw_board` gives; its PNG is put together from compressed
+    bands of rows cached between maps (render/argoat_png.py), not by Pillow's encoder."""
+    cv, _marked = _compose(view, previous, False)
+    assert cv.pal is not None
+    return png_bytes(cv.img, cv.pal.plte)
 
 
 def encode(img: Image.Image) -> bytes:
-    """PNG bytes of a drawn board (already on the fixed palette: no conversion)."""
+    """PNG bytes of a drawn board by Pillow's encoder (already on the fixed palette: no
+    conversion); the floor the renderer is measured against."""
     buf = io.BytesIO()
     img.save(buf, "PNG", compress_level=COMPRESS_LEVEL)
     return buf.getvalue()
@@ -811,10 +818,6 @@ def _keep_names_readable(cv: _Canvas, view: dict[str, Any], lay: Layout) -> None
     _paste_plates(cv, _frontier_rows(view), lay, pieces)
 
 
-def _overlaps(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
 def _paste_plates(
     cv: _Canvas,
     frontiers: tuple[_FrontierRow, ...],
@@ -826,19 +829,34 @@ def _paste_plates(
     something covers them."""
     cw, ch = lay.card_w, CELL_H - GAP
     touched = cv.touched
-    for x, y, name, roads, dragon, fragment, kind in frontiers:
-        n = pieces.get((x, y), 0)
+    for row in frontiers:
+        n = pieces.get((row[0], row[1]), 0)
         if n > _per_row(n, cw - 4):
             continue
-        ox, oy = lay.origin(x, y)
-        tag = sp.coord_tag(f"{x},{y}")
-        box = sp.plate_box(name, dragon, fragment, cw, tag.width)
-        if touched is not None:
-            where = _moved(box, ox, oy)
-            if not any(_overlaps(where, t) for t in touched):
-                continue
-        card = sp.frontier_card(name, roads, dragon, fragment, kind, cw, ch, tag.width)
-        cv.paste(_plate(_Same(card), box), ox + box[0], oy + box[1])
+        ox, oy = lay.origin(row[0], row[1])
+        (bx0, by0, bx1, by1), plate = _card_plate(row, cw, ch)
+        x0, y0, x1, y1 = bx0 + ox, by0 + oy, bx1 + ox, by1 + oy
+        if touched is not None and not any(
+            x0 < t2 and t0 < x1 and y0 < t3 and t1 < y1 for t0, t1, t2, t3 in touched
+        ):  # nothing drawn since the map's block overlaps the plate
+            continue
+        cv.paste(plate, x0, y0)
+
+
+PLATES = 128
+"""How many name plates of placed cards are kept (a game places 20 cards; at most about 26 KB
+each: under 3.5 MB)."""
+
+
+@memo(PLATES)
+def _card_plate(row: _FrontierRow, cw: int, ch: int) -> tuple[Box, Image.Image]:
+    """Where a placed Frontier card's name plate is on the card, and the plate (its pixels), to
+    paste again over what covers it."""
+    x, y, name, roads, dragon, fragment, kind = row
+    tag = sp.coord_tag(f"{x},{y}")
+    box = sp.plate_box(name, dragon, fragment, cw, tag.width)
+    card = sp.frontier_card(name, roads, dragon, fragment, kind, cw, ch, tag.width)
+    return box, card.crop(box)
 
 
 def _kind(key: str) -> str:

@@ -182,6 +182,11 @@ class Palette:
         """The palette with each entry's ground colour (to read a palette picture as drawn)."""
         return [v for i in range(256) for v in self.ground.get(i, (0, 0, 0))]
 
+    @functools.cached_property
+    def plte(self) -> bytes:
+        """The palette as a PNG's PLTE chunk holds it (RGB triples, at most 256)."""
+        return bytes(self.flat[: 3 * min(256, len(self.flat) // 3)])
+
     def indices(self, img: Image.Image) -> Image.Image:
         """An RGB picture mapped onto the palette, as an "L" image of palette entries."""
         mapped = self.quantize(img)

@@ -70,6 +70,11 @@ def memo(maxsize: int = 1024) -> Callable[[F], F]:
     return wrap
 
 
+def on_clear_all(clear: Callable[[], None]) -> None:
+    """Have :func:`clear_all` call ``clear`` too (a cache kept outside a memo)."""
+    _MEMOS.append(clear)
+
+
 def builds() -> int:
     """How many entries have been built so far, in every memo (a measure of warm-up)."""
     return _BUILDS[0]

@@ -8,7 +8,14 @@ from render import argoat
 from tests.render_argoat.argoat_games import public_views
 
 WIDE_SEED = 110  # its map grows to 13 columns: compact cards
-BLOCK_CACHES = (argoat._map_block, argoat._block, argoat._player_panel, argoat._box_image, argoat._cuts)
+BLOCK_CACHES = (
+    argoat._map_block,
+    argoat._block,
+    argoat._player_panel,
+    argoat._box_image,
+    argoat._cuts,
+    argoat._card_plate,
+)
 
 
 def _clear_blocks() -> None:
