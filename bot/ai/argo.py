@@ -103,28 +103,49 @@ def _threatened(st: State) -> set[int]:
     return found
 
 
-def _pod_reach(st: State) -> dict[int, tuple[int, int]]:
-    """For each tile: steps to the nearest Escape Pod with a free seat, and that seat's value."""
-    reach: dict[int, tuple[int, int]] = {}
+_TILE_COUNT: Final = len(TILES)
+_POD_SEATS: Final[tuple[tuple[int, ...], ...]] = tuple(t.seats if t.kind == POD else () for t in TILES)
+"""The seat values of each tile id: empty for every tile but the Escape Pods."""
+
+
+class PodReach:
+    """For each tile id: steps to the nearest Escape Pod with a free seat (-1: none in reach, or
+    not on the station) and that seat's value. Lists by tile id, which compiled code reads natively."""
+
+    __slots__ = ("steps", "value")
+
+    def __init__(self, steps: list[int], value: list[int]) -> None:
+        self.steps = steps
+        self.value = value
+
+
+def _pod_reach(st: State) -> PodReach:
+    """Breadth first from every Escape Pod on the station with a free seat."""
+    steps = [-1] * _TILE_COUNT
+    value = [0] * _TILE_COUNT
     queue: list[int] = []  # breadth first: a list read from the front (``start``)
+    occ = st.occ
     for tile in st.pos:
-        info = TILES[tile]
-        taken = len(st.occ.get(tile, ()))
-        if info.kind == POD and taken < len(info.seats):
-            reach[tile] = (0, info.seats[taken])
-            queue.append(tile)
+        seats = _POD_SEATS[tile]
+        if seats:
+            taken = len(occ.get(tile, ()))
+            if taken < len(seats):
+                steps[tile] = 0
+                value[tile] = seats[taken]
+                queue.append(tile)
     joined = station.links(st)
     start = 0
     while start < len(queue):
         tile = queue[start]
         start += 1
-        steps, value = reach[tile]
-        found = (steps + 1, value)
+        further = steps[tile] + 1
+        seat_value = value[tile]
         for other in joined[tile]:
-            if other not in reach:
-                reach[other] = found
+            if steps[other] < 0:
+                steps[other] = further
+                value[other] = seat_value
                 queue.append(other)
-    return reach
+    return PodReach(steps, value)
 
 
 def _warehouse_reach(st: State, points: list[float]) -> None:
@@ -178,9 +199,10 @@ def projections(st: State) -> tuple[list[float], float, bool]:
         for aid in free:
             chief = _role(aid) == CHIEF
             value = per * (1.6 if chief else 1.0)
-            found = reach.get(st.loc[aid])
-            if found is not None:
-                steps, seat_value = found
+            where = st.loc[aid]
+            steps = reach.steps[where] if where >= 0 else -1
+            if steps >= 0:
+                seat_value = reach.value[where]
                 moves = (steps + 1) // 2 if _role(aid) == EXPLORER else steps
                 if moves <= len(SEAT_REACH):
                     seated = keep * seat_value * (2 if chief else 1)
@@ -289,10 +311,10 @@ class ArgoPolicy(Policy):
         w = weights(st, seat, options)
         total = sum(w)
         pick = rng.random() * total
-        for action, weight in zip(options, w, strict=True):
-            pick -= weight
+        for index in range(len(options)):  # not zip(): a generic call in compiled code
+            pick -= w[index]
             if pick <= 0:
-                return action
+                return options[index]
         return options[-1]
 
     def greedy_action(self, game: Game, player: str, actions: list[Action], rng: random.Random) -> Action:
@@ -317,7 +339,7 @@ def weights(st: State, seat: int, actions: list[Action]) -> list[float]:
     slots_left = -1
     aliens: set[int] | None = None
     near_alien: set[int] | None = None
-    reach: dict[int, tuple[int, int]] | None = None
+    reach: PodReach | None = None
     control = -1
     pods_on_station = -1
     out: list[float] = []
@@ -390,7 +412,7 @@ def _astronaut_move_weight(
     action: Action,
     aliens: set[int],
     near_alien: set[int],
-    reach: dict[int, tuple[int, int]],
+    reach: PodReach,
 ) -> float:
     aid: int = action["astronaut"]
     dest: int = action["path"][-1]
@@ -405,9 +427,9 @@ def _astronaut_move_weight(
         return 4.0 if role == GRUNT else 0.02
     weight = 1.0
     here = st.loc[aid]
-    to_pod = reach.get(dest)
-    from_pod = reach.get(here)
-    if to_pod is not None and (from_pod is None or to_pod[0] < from_pod[0]):
+    to_pod = reach.steps[dest]
+    from_pod = reach.steps[here] if here >= 0 else -1
+    if to_pod >= 0 and (from_pod < 0 or to_pod < from_pod):
         weight *= 2.5
     elif here == WAKING_ROOM_ID:
         weight *= 1.5

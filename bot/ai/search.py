@@ -44,7 +44,8 @@ class Node:
     def __init__(self, seats: int) -> None:
         self.children: dict[Key, Node] = {}
         self.visits = 0
-        self.avail = 0
+        self.avail = 0.0
+        """Times this edge was legal when its parent was visited (a float: it only feeds a log)."""
         self.sums = [0.0] * seats
 
 
@@ -167,11 +168,11 @@ class ISMCTS:
                 if child is None:
                     untried.append(index)
                 else:
-                    child.avail += 1
+                    child.avail += 1.0
             if untried:
                 index = untried[below(self.rng, len(untried))]
                 child = children[keys[index]] = Node(self.n)
-                child.avail = 1
+                child.avail = 1.0
                 self._play(world, actor, moves[index])
                 path.append(child)
                 break

@@ -60,7 +60,7 @@ def _adjacent_of(cells: dict[Cell, int], cell: Cell) -> tuple[int, ...]:
 
 def adjacent(st: State, tile: int) -> tuple[int, ...]:
     """Tiles on the four orthogonally adjacent cells, connected or not."""
-    found = st.geo.get("adjacent")
+    found: dict[int, tuple[int, ...]] | None = st.geo.get("adjacent")
     if found is None:
         found = st.geo["adjacent"] = {}
     near = found.get(tile)
@@ -485,7 +485,7 @@ def _open_without(st: State, tile: int) -> list[tuple[Cell, int]]:
 
 def pods_facing(st: State, tile: int) -> tuple[int, ...]:
     """Escape Pods whose connector opens onto ``tile``."""
-    found = st.geo.get("pods_facing")
+    found: dict[int, tuple[int, ...]] | None = st.geo.get("pods_facing")
     if found is None:
         found = st.geo["pods_facing"] = {}
     pods = found.get(tile)
