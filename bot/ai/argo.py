@@ -49,6 +49,7 @@ from bot.engine.argo.data import (
     WAKING_ROOM_ID,
     WAREHOUSE,
 )
+from bot.engine.argo.notation import notation, viewer
 from bot.engine.argo.state import State
 from bot.engine.core import Action, Game, Result
 
@@ -270,6 +271,13 @@ class ArgoPolicy(Policy):
             if kept:
                 return kept
         return options
+
+    def notations(self, game: Game, actions: list[Action]) -> list[str]:
+        """``game.notation`` of each action, by the engine's notation function itself (one call
+        per action from compiled code, instead of one through the game's method)."""
+        st: State = game.st  # type: ignore[attr-defined]
+        decider = viewer(st)
+        return [notation(st, action, decider) for action in actions]
 
     def root_candidates(
         self, world: Game, player: str, actions: list[Action], rng: random.Random, *, short: bool = False

@@ -38,6 +38,11 @@ class Policy:
         ``depth`` is the node's distance from the root (0: the decision being searched)."""
         return plain(actions)
 
+    def notations(self, game: Game, actions: list[Action]) -> list[str]:
+        """``game.notation`` of each of ``actions`` (the search's edge keys); a policy that knows
+        the engine may work them out without going through the contract."""
+        return [game.notation(a) for a in actions]
+
     def root_candidates(
         self, world: Game, player: str, actions: list[Action], rng: random.Random, *, short: bool = False
     ) -> list[Action]:

@@ -154,11 +154,13 @@ class ISMCTS:
                     if not _timeout(world):
                         break
                     continue
+                options = self.policy.candidates(world, actor, actions, depth)
+                texts = self.policy.notations(world, options)
                 keys = []
                 moves = []
-                for action in self.policy.candidates(world, actor, actions, depth):
-                    keys.append((actor, world.notation(action)))
-                    moves.append(action)
+                for index in range(len(options)):
+                    keys.append((actor, texts[index]))
+                    moves.append(options[index])
             if not keys:
                 break
             children = node.children

@@ -19,6 +19,7 @@ from bot.engine.argo.data import (
 from bot.engine.argo.geometry import OPPOSITE, SIDES, distinct_rotations, step
 from bot.engine.argo.help import PAGES as HELP_PAGES
 from bot.engine.argo.notation import notation as _notation
+from bot.engine.argo.notation import viewer
 from bot.engine.argo.state import OWN_ALL, State
 from bot.engine.argo.text import owner, who
 from bot.engine.argo.view import build_view
@@ -330,10 +331,7 @@ class ArgoGame(Game):
     def notation(self, action: Action) -> str:
         """The text form of an action (see docs/argo-notation.md)."""
         st = self.st
-        decider: int | None = st.active
-        if st.pending is not None:
-            decider = None if st.pending["tm"] else st.pending["seat"]
-        return _notation(st, action, decider)
+        return _notation(st, action, viewer(st))
 
     def choice_words(self, player: str, tokens: tuple[str, ...], option: tuple[str, ...]) -> tuple[str, str]:
         """The label and description of a menu option in plain words (see argo/words.py)."""

@@ -56,6 +56,16 @@ def _doors(tile: int, rot: int) -> str:
     return _DOORS[rotate(TILES[tile].doors, rot)]
 
 
+def viewer(st: State) -> int | None:
+    """The seat whose own pieces notations name by bare role: the deciding seat, None while a
+    Time Machine interrupt is being decided (everything coloured)."""
+    pending = st.pending
+    if pending is not None:
+        seat: int | None = None if pending["tm"] else pending["seat"]
+        return seat
+    return st.active
+
+
 def notation(st: State, action: Action, decider: int | None) -> str:
     """The notation of ``action`` as seen by the deciding seat (None: everything coloured)."""
     kind = action["type"]
