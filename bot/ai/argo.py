@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Final
+from typing import Final
 
 from bot.ai.policy import Policy, plain, register
 from bot.engine.argo import station
@@ -49,6 +49,7 @@ from bot.engine.argo.data import (
     WAKING_ROOM_ID,
     WAREHOUSE,
 )
+from bot.engine.argo.game import ArgoGame
 from bot.engine.argo.notation import notation, viewer
 from bot.engine.argo.state import State
 from bot.engine.core import Action, Game, Result
@@ -239,10 +240,12 @@ class ArgoPolicy(Policy):
 
     def evaluate(self, game: Game) -> list[float]:
         """Value per seat in [0, 1]: survival against the Aliens times the share of the lead."""
-        result = game.result()
+        # A checked cast in compiled code (then native calls and attributes), nothing in Python.
+        argo: ArgoGame = game  # type: ignore[assignment]
+        result = argo.result()
         if result is not None:
             return self.outcome(game, result)
-        st: State = game.st  # type: ignore[attr-defined]
+        st = argo.st
         points, alien, full = projections(st)
         shares = _shares(points)
         survive = _sigmoid((max(points) - alien) / ALIEN_SCALE)
@@ -275,7 +278,8 @@ class ArgoPolicy(Policy):
     def notations(self, game: Game, actions: list[Action]) -> list[str]:
         """``game.notation`` of each action, by the engine's notation function itself (one call
         per action from compiled code, instead of one through the game's method)."""
-        st: State = game.st  # type: ignore[attr-defined]
+        argo: ArgoGame = game  # type: ignore[assignment]
+        st = argo.st
         decider = viewer(st)
         return [notation(st, action, decider) for action in actions]
 
@@ -301,20 +305,23 @@ class ArgoPolicy(Policy):
 
     # ----- rollouts ---------------------------------------------------------------------------
 
-    def rollout_start(self, game: Game) -> Any:
+    def rollout_start(self, game: Game) -> int:
         """The turn number when the rollout starts."""
-        return game.st.turn  # type: ignore[attr-defined]
+        argo: ArgoGame = game  # type: ignore[assignment]
+        return argo.st.turn
 
-    def rollout_over(self, game: Game, start: Any, steps: int) -> bool:
+    def rollout_over(self, game: Game, start: int, steps: int) -> bool:
         """Two turns played, or the step cap reached."""
-        return steps >= self.rollout_steps or game.st.turn - start >= self.rollout_turns  # type: ignore[attr-defined]
+        argo: ArgoGame = game  # type: ignore[assignment]
+        return steps >= self.rollout_steps or argo.st.turn - start >= self.rollout_turns
 
     def rollout_action(self, game: Game, player: str, actions: list[Action], rng: random.Random) -> Action:
         """A move drawn by the weights of :func:`weights`."""
         options = plain(actions)
         if len(options) == 1:
             return options[0]
-        st: State = game.st  # type: ignore[attr-defined]
+        argo: ArgoGame = game  # type: ignore[assignment]
+        st = argo.st
         seat = st.players.index(player)
         w = weights(st, seat, options)
         total = sum(w)

@@ -491,10 +491,16 @@ def pods_facing(st: State, tile: int) -> tuple[int, ...]:
     pods = found.get(tile)
     if pods is None:
         out = []
-        cell = st.pos[tile]
-        for side in SIDES:
-            other = st.cell.get(step(cell, side))
-            if other is not None and _IS_POD[other] and st.doors[other] & OPPOSITE[side]:
-                out.append(other)
+        x, y = st.pos[tile]
+        cells, doors = st.cell, st.doors
+        # N, E, S, W of the tile: a Pod there whose door faces back (S, W, N, E)
+        if (other := cells.get((x, y - 1))) is not None and _IS_POD[other] and doors[other] & S:
+            out.append(other)
+        if (other := cells.get((x + 1, y))) is not None and _IS_POD[other] and doors[other] & W:
+            out.append(other)
+        if (other := cells.get((x, y + 1))) is not None and _IS_POD[other] and doors[other] & N:
+            out.append(other)
+        if (other := cells.get((x - 1, y))) is not None and _IS_POD[other] and doors[other] & E:
+            out.append(other)
         pods = found[tile] = tuple(out)
     return pods
