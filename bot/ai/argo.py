@@ -28,7 +28,7 @@ import math
 import random
 from typing import Final
 
-from bot.ai.policy import Policy, plain, register
+from bot.ai.policy import Policy, plain, register, timeout
 from bot.engine.argo import station
 from bot.engine.argo.data import (
     ALIEN_FORBIDDEN,
@@ -52,7 +52,7 @@ from bot.engine.argo.data import (
 from bot.engine.argo.game import ArgoGame
 from bot.engine.argo.notation import notation, viewer
 from bot.engine.argo.state import State
-from bot.engine.core import Action, Game, Result
+from bot.engine.core import SYSTEM, TIMEOUT, Action, Game, Result
 
 POD_KEEP: Final = 0.75
 """Chance a seated Astronaut's Pod leaves before the end (lower once the last tile is built)."""
@@ -315,6 +315,25 @@ class ArgoPolicy(Policy):
         argo: ArgoGame = game  # type: ignore[assignment]
         return steps >= self.rollout_steps or argo.st.turn - start >= self.rollout_turns
 
+    def rollout(self, world: Game, rng: random.Random) -> list[float]:
+        """:meth:`Policy.rollout` step for step, with the game known to be Argo's: compiled, its
+        calls into the engine are native (``tests/ai/test_ai_choices.py`` checks both agree)."""
+        argo: ArgoGame = world  # type: ignore[assignment]
+        start = argo.st.turn
+        steps = 0
+        while not self.rollout_over(world, start, steps):
+            step = _decider(argo)
+            if step is None:
+                break
+            actor, actions = step
+            if actor == SYSTEM:
+                if not timeout(world):
+                    break
+                continue
+            argo.apply(actor, self.rollout_action(world, actor, actions, rng))
+            steps += 1
+        return self.evaluate(world)
+
     def rollout_action(self, game: Game, player: str, actions: list[Action], rng: random.Random) -> Action:
         """A move drawn by the weights of :func:`weights`."""
         options = plain(actions)
@@ -338,6 +357,23 @@ class ArgoPolicy(Policy):
         st: State = game.st  # type: ignore[attr-defined]
         w = weights(st, st.players.index(player), options)
         return options[max(range(len(options)), key=w.__getitem__)]
+
+
+def _decider(game: ArgoGame) -> tuple[str, list[Action]] | None:
+    """``bot.ai.policy.decider`` for an Argo game (native calls when compiled)."""
+    prompt = game.prompt()
+    if prompt is None:
+        return None
+    if prompt.player is not None:
+        actions = game.legal_actions(prompt.player)
+        if actions:
+            return prompt.player, actions
+    for other in prompt.others:
+        if other != prompt.player:
+            actions = game.legal_actions(other)
+            if actions:
+                return other, actions
+    return SYSTEM, [dict(TIMEOUT)]
 
 
 def _is_control_room(action: Action) -> bool:

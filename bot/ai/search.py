@@ -27,8 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.ai.policy import Policy
-from bot.engine.core import SYSTEM, TIMEOUT, Action, Game, IllegalAction
+from bot.ai.policy import Policy, decider, timeout
+from bot.engine.core import SYSTEM, Action, Game
 
 WAIT: Final = "(wait)"
 """The root's pseudo-move for an optional out-of-turn chance: do nothing, let the game go on."""
@@ -47,28 +47,6 @@ class Node:
         self.avail = 0.0
         """Times this edge was legal when its parent was visited (a float: it only feeds a log)."""
         self.sums = [0.0] * seats
-
-
-def decider(game: Game) -> tuple[str, list[Action]] | None:
-    """Who acts next in a simulation and their legal actions; None once the game has ended.
-
-    The prompt's main decider acts if they have legal actions. When there is none (``player`` is
-    None, as while Argo waits on Time Machine holders) the first waiting player with legal actions
-    decides; if nobody can act, :data:`SYSTEM` applies :data:`TIMEOUT`. Optional out-of-turn
-    chances beside a main decider (``others`` without a wait) are ignored in simulations."""
-    prompt = game.prompt()
-    if prompt is None:
-        return None
-    if prompt.player is not None:
-        actions = game.legal_actions(prompt.player)
-        if actions:
-            return prompt.player, actions
-    for other in prompt.others:
-        if other != prompt.player:
-            actions = game.legal_actions(other)
-            if actions:
-                return other, actions
-    return SYSTEM, [dict(TIMEOUT)]
 
 
 @dataclass
@@ -151,7 +129,7 @@ class ISMCTS:
                     break
                 actor, actions = step
                 if actor == SYSTEM:
-                    if not _timeout(world):
+                    if not timeout(world):
                         break
                     continue
                 options = self.policy.candidates(world, actor, actions, depth)
@@ -183,7 +161,7 @@ class ISMCTS:
             self._play(world, actor, moves[index])
             path.append(node)
             depth += 1
-        values = self._rollout(world)
+        values = self.policy.rollout(world, self.rng)
         for visited in path:
             visited.visits += 1
             sums = visited.sums
@@ -208,24 +186,6 @@ class ISMCTS:
                 best, best_index = score, index
         assert best_index >= 0
         return best_index
-
-    def _rollout(self, world: Game) -> list[float]:
-        policy = self.policy
-        rng = self.rng
-        start = policy.rollout_start(world)
-        steps = 0
-        while not policy.rollout_over(world, start, steps):
-            step = decider(world)
-            if step is None:
-                break
-            actor, actions = step
-            if actor == SYSTEM:
-                if not _timeout(world):
-                    break
-                continue
-            world.apply(actor, policy.rollout_action(world, actor, actions, rng))
-            steps += 1
-        return policy.evaluate(world)
 
     # ----- the answer -------------------------------------------------------------------------
 
@@ -278,12 +238,3 @@ class Draws:
         for i in range(len(items) - 1, 0, -1):
             j = below(rng, i + 1)
             items[i], items[j] = items[j], items[i]
-
-
-def _timeout(world: Game) -> bool:
-    """Apply the timeout as the system; False when the engine refuses it (nothing can go on)."""
-    try:
-        world.apply(SYSTEM, dict(TIMEOUT))
-    except IllegalAction:
-        return False
-    return True

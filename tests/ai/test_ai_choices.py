@@ -10,6 +10,8 @@ import pytest
 from ai_positions import HiddenNim, positions
 
 from bot.ai import LEVEL_NAMES, choose_action, decide
+from bot.ai.argo import ArgoPolicy
+from bot.ai.policy import Policy
 from bot.ai.search import Draws, below
 from bot.engine.argo import ArgoGame
 from bot.engine.argoat import ArgoatGame
@@ -129,3 +131,21 @@ def test_the_searched_worlds_are_drawn_as_with_random_random():
         assert mine.rng.getstate() == theirs.getstate()
     with pytest.raises(ValueError):
         Draws(random.Random(0)).randrange(0)
+
+
+@pytest.mark.parametrize(("players", "seed", "options"), [(2, 11, {}), (3, 4, {"tm_wait": 1}), (4, 5, {})])
+def test_the_argo_rollout_plays_as_the_generic_one(players, seed, options):
+    """``ArgoPolicy.rollout`` (the game's type known, for native calls when compiled) plays the
+    same moves, with the same draws, and scores the same as ``Policy.rollout``."""
+    policy = ArgoPolicy()
+    checked = 0
+    for index, game in enumerate(positions(ArgoGame, players, seed, count=12, every=4, **options)):
+        for run in range(3):
+            mine, theirs = game.clone(), game.clone()
+            mine_rng, theirs_rng = random.Random(index * 10 + run), random.Random(index * 10 + run)
+            values = policy.rollout(mine, mine_rng)
+            assert values == Policy.rollout(policy, theirs, theirs_rng)
+            assert mine.to_json() == theirs.to_json()
+            assert mine_rng.getstate() == theirs_rng.getstate()
+            checked += 1
+    assert checked >= 30
