@@ -466,7 +466,8 @@ def _astronaut_move_weight(
     reach: PodReach,
 ) -> float:
     aid: int = action["astronaut"]
-    dest: int = action["path"][-1]
+    path: list[int] = action["path"]
+    dest = path[-1]
     role = _role(aid)
     info = TILES[dest]
     if info.kind == POD:

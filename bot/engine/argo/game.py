@@ -444,7 +444,7 @@ class ArgoGame(Game):
             raise IllegalAction(self._refusal(player, action))
         seat = self._seat(player)
         assert seat is not None
-        kind = action["type"]
+        kind: str = action["type"]
         if kind == "undo":
             return self._undo(seat)
         active_before, turn_before = st.active, st.turn
@@ -631,7 +631,8 @@ class ArgoGame(Game):
         st.window = None
         st.hold = None
         root = p["root"]
-        action_phase = root["type"] == "activate" or (root["type"] == "move" and "astronaut" in root)
+        kind: str = root["type"]
+        action_phase = kind == "activate" or (kind == "move" and "astronaut" in root)
         if action_phase and st.actions_used == 1 and st.actions_allowed() == 2:
             self._clear()
             if self._phase_cached():  # there is a second action to come
