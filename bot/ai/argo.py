@@ -343,7 +343,7 @@ class ArgoPolicy(Policy):
         st = argo.st
         seat = st.players.index(player)
         w = weights(st, seat, options)
-        total = sum(w)
+        total: float = sum(w)
         pick = rng.random() * total
         for index in range(len(options)):  # not zip(): a generic call in compiled code
             pick -= w[index]

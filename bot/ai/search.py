@@ -20,6 +20,7 @@ same move in different determinisations shares one edge. Nothing here knows any 
 
 from __future__ import annotations
 
+import _random
 import math
 import random
 import time
@@ -112,7 +113,9 @@ class ISMCTS:
     # ----- one iteration ----------------------------------------------------------------------
 
     def _iterate(self) -> None:
-        world = self.game.determinize(self.player, Draws(random.Random(self.rng.getrandbits(64))))
+        # The C generator itself: seeded as ``random.Random(seed)`` is, without random.py's
+        # Python-level __init__ and seed (see tests/ai/test_ai_choices.py).
+        world = self.game.determinize(self.player, Draws(_random.Random(self.rng.getrandbits(64))))
         node = self.root
         path = [node]
         depth = 0
@@ -209,7 +212,7 @@ class ISMCTS:
         return SearchResult(self.root_keys[best_key], self.iterations, visits, values)
 
 
-def below(rng: random.Random, n: int) -> int:
+def below(rng: _random.Random, n: int) -> int:
     """The number ``rng.randrange(n)`` would give (``n`` >= 1), drawn the same way (rejection
     sampling on ``getrandbits``) without the pure-Python layers of ``random.py``."""
     bits = n.bit_length()
@@ -223,7 +226,7 @@ class Draws:
     """A ``RandomSource`` for ``determinize``: ``randrange`` and ``shuffle`` give exactly the numbers
     and orders of the same methods of ``rng``, in compiled code when the search is compiled."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: _random.Random) -> None:
         self.rng = rng
 
     def randrange(self, n: int, /) -> int:

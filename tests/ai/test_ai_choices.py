@@ -3,6 +3,7 @@ answers the cases that need no search (single action, unknown level, random leve
 
 from __future__ import annotations
 
+import _random
 import json
 import random
 
@@ -114,6 +115,18 @@ def test_the_search_draws_its_expansions_as_randrange_would():
         for n in (*range(1, 70), 127, 128, 129, 1000, 4096):
             assert below(mine, n) == theirs.randrange(n)
         assert mine.getstate() == theirs.getstate()
+
+
+def test_the_generator_under_random_random_draws_as_random_random():
+    """The search seeds its worlds' ``Draws`` with ``_random.Random(seed)`` (the C generator that
+    ``random.Random`` is built on): the same numbers as ``random.Random(seed)``."""
+    for seed in (0, 1, 5, 2**32 - 1, 2**32, 2**63 + 5, 2**64 - 1):
+        mine, theirs = Draws(_random.Random(seed)), random.Random(seed)
+        a, b = list(range(30)), list(range(30))
+        mine.shuffle(a)
+        theirs.shuffle(b)
+        assert a == b
+        assert [mine.randrange(1 << 64) for _ in range(5)] == [theirs.randrange(1 << 64) for _ in range(5)]
 
 
 def test_the_searched_worlds_are_drawn_as_with_random_random():
