@@ -162,3 +162,17 @@ def test_the_argo_rollout_plays_as_the_generic_one(players, seed, options):
             assert mine_rng.getstate() == theirs_rng.getstate()
             checked += 1
     assert checked >= 30
+
+
+def test_the_argo_edge_keys_are_the_games_notations():
+    """``ArgoPolicy.notations`` (the search's edge keys, by the engine's notation function) gives
+    ``game.notation`` of every legal action of every decider, Time Machine moments included."""
+    policy = ArgoPolicy()
+    checked = 0
+    for players, seed, options in ((2, 11, {}), (3, 4, {"tm_wait": 1}), (4, 5, {"tm_wait": 0})):
+        for game in positions(ArgoGame, players, seed, count=25, every=3, **options):
+            for player in game.prompt().deciders():
+                legal = game.legal_actions(player)
+                assert policy.notations(game, legal) == [game.notation(a) for a in legal]
+                checked += len(legal)
+    assert checked >= 500
