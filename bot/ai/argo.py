@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import math
 import random
-from typing import Any, Final
+from typing import Final
 
-from bot.ai.policy import Policy, plain, register
+from bot.ai.policy import Policy, plain, register, timeout
 from bot.engine.argo import station
 from bot.engine.argo.data import (
     ALIEN_FORBIDDEN,
@@ -49,8 +49,10 @@ from bot.engine.argo.data import (
     WAKING_ROOM_ID,
     WAREHOUSE,
 )
+from bot.engine.argo.game import ArgoGame
+from bot.engine.argo.notation import notation, viewer
 from bot.engine.argo.state import State
-from bot.engine.core import Action, Game, Result
+from bot.engine.core import SYSTEM, TIMEOUT, Action, Game, Result
 
 POD_KEEP: Final = 0.75
 """Chance a seated Astronaut's Pod leaves before the end (lower once the last tile is built)."""
@@ -103,28 +105,49 @@ def _threatened(st: State) -> set[int]:
     return found
 
 
-def _pod_reach(st: State) -> dict[int, tuple[int, int]]:
-    """For each tile: steps to the nearest Escape Pod with a free seat, and that seat's value."""
-    reach: dict[int, tuple[int, int]] = {}
+_TILE_COUNT: Final = len(TILES)
+_POD_SEATS: Final[tuple[tuple[int, ...], ...]] = tuple(t.seats if t.kind == POD else () for t in TILES)
+"""The seat values of each tile id: empty for every tile but the Escape Pods."""
+
+
+class PodReach:
+    """For each tile id: steps to the nearest Escape Pod with a free seat (-1: none in reach, or
+    not on the station) and that seat's value. Lists by tile id, which compiled code reads natively."""
+
+    __slots__ = ("steps", "value")
+
+    def __init__(self, steps: list[int], value: list[int]) -> None:
+        self.steps = steps
+        self.value = value
+
+
+def _pod_reach(st: State) -> PodReach:
+    """Breadth first from every Escape Pod on the station with a free seat."""
+    steps = [-1] * _TILE_COUNT
+    value = [0] * _TILE_COUNT
     queue: list[int] = []  # breadth first: a list read from the front (``start``)
+    occ = st.occ
     for tile in st.pos:
-        info = TILES[tile]
-        taken = len(st.occ.get(tile, ()))
-        if info.kind == POD and taken < len(info.seats):
-            reach[tile] = (0, info.seats[taken])
-            queue.append(tile)
+        seats = _POD_SEATS[tile]
+        if seats:
+            taken = len(occ.get(tile, ()))
+            if taken < len(seats):
+                steps[tile] = 0
+                value[tile] = seats[taken]
+                queue.append(tile)
     joined = station.links(st)
     start = 0
     while start < len(queue):
         tile = queue[start]
         start += 1
-        steps, value = reach[tile]
-        found = (steps + 1, value)
+        further = steps[tile] + 1
+        seat_value = value[tile]
         for other in joined[tile]:
-            if other not in reach:
-                reach[other] = found
+            if steps[other] < 0:
+                steps[other] = further
+                value[other] = seat_value
                 queue.append(other)
-    return reach
+    return PodReach(steps, value)
 
 
 def _warehouse_reach(st: State, points: list[float]) -> None:
@@ -178,9 +201,10 @@ def projections(st: State) -> tuple[list[float], float, bool]:
         for aid in free:
             chief = _role(aid) == CHIEF
             value = per * (1.6 if chief else 1.0)
-            found = reach.get(st.loc[aid])
-            if found is not None:
-                steps, seat_value = found
+            where = st.loc[aid]
+            steps = reach.steps[where] if where >= 0 else -1
+            if steps >= 0:
+                seat_value = reach.value[where]
                 moves = (steps + 1) // 2 if _role(aid) == EXPLORER else steps
                 if moves <= len(SEAT_REACH):
                     seated = keep * seat_value * (2 if chief else 1)
@@ -216,10 +240,12 @@ class ArgoPolicy(Policy):
 
     def evaluate(self, game: Game) -> list[float]:
         """Value per seat in [0, 1]: survival against the Aliens times the share of the lead."""
-        result = game.result()
+        # A checked cast in compiled code (then native calls and attributes), nothing in Python.
+        argo: ArgoGame = game  # type: ignore[assignment]
+        result = argo.result()
         if result is not None:
             return self.outcome(game, result)
-        st: State = game.st  # type: ignore[attr-defined]
+        st = argo.st
         points, alien, full = projections(st)
         shares = _shares(points)
         survive = _sigmoid((max(points) - alien) / ALIEN_SCALE)
@@ -249,6 +275,14 @@ class ArgoPolicy(Policy):
                 return kept
         return options
 
+    def notations(self, game: Game, actions: list[Action]) -> list[str]:
+        """``game.notation`` of each action, by the engine's notation function itself (one call
+        per action from compiled code, instead of one through the game's method)."""
+        argo: ArgoGame = game  # type: ignore[assignment]
+        st = argo.st
+        decider = viewer(st)
+        return [notation(st, action, decider) for action in actions]
+
     def root_candidates(
         self, world: Game, player: str, actions: list[Action], rng: random.Random, *, short: bool = False
     ) -> list[Action]:
@@ -271,28 +305,50 @@ class ArgoPolicy(Policy):
 
     # ----- rollouts ---------------------------------------------------------------------------
 
-    def rollout_start(self, game: Game) -> Any:
+    def rollout_start(self, game: Game) -> int:
         """The turn number when the rollout starts."""
-        return game.st.turn  # type: ignore[attr-defined]
+        argo: ArgoGame = game  # type: ignore[assignment]
+        return argo.st.turn
 
-    def rollout_over(self, game: Game, start: Any, steps: int) -> bool:
+    def rollout_over(self, game: Game, start: int, steps: int) -> bool:
         """Two turns played, or the step cap reached."""
-        return steps >= self.rollout_steps or game.st.turn - start >= self.rollout_turns  # type: ignore[attr-defined]
+        argo: ArgoGame = game  # type: ignore[assignment]
+        return steps >= self.rollout_steps or argo.st.turn - start >= self.rollout_turns
+
+    def rollout(self, world: Game, rng: random.Random) -> list[float]:
+        """:meth:`Policy.rollout` step for step, with the game known to be Argo's: compiled, its
+        calls into the engine are native (``tests/ai/test_ai_choices.py`` checks both agree)."""
+        argo: ArgoGame = world  # type: ignore[assignment]
+        start = argo.st.turn
+        steps = 0
+        while not self.rollout_over(world, start, steps):
+            step = _decider(argo)
+            if step is None:
+                break
+            actor, actions = step
+            if actor == SYSTEM:
+                if not timeout(world):
+                    break
+                continue
+            argo.apply(actor, self.rollout_action(world, actor, actions, rng))
+            steps += 1
+        return self.evaluate(world)
 
     def rollout_action(self, game: Game, player: str, actions: list[Action], rng: random.Random) -> Action:
         """A move drawn by the weights of :func:`weights`."""
         options = plain(actions)
         if len(options) == 1:
             return options[0]
-        st: State = game.st  # type: ignore[attr-defined]
+        argo: ArgoGame = game  # type: ignore[assignment]
+        st = argo.st
         seat = st.players.index(player)
         w = weights(st, seat, options)
-        total = sum(w)
+        total: float = sum(w)
         pick = rng.random() * total
-        for action, weight in zip(options, w, strict=True):
-            pick -= weight
+        for index in range(len(options)):  # not zip(): a generic call in compiled code
+            pick -= w[index]
             if pick <= 0:
-                return action
+                return options[index]
         return options[-1]
 
     def greedy_action(self, game: Game, player: str, actions: list[Action], rng: random.Random) -> Action:
@@ -301,6 +357,23 @@ class ArgoPolicy(Policy):
         st: State = game.st  # type: ignore[attr-defined]
         w = weights(st, st.players.index(player), options)
         return options[max(range(len(options)), key=w.__getitem__)]
+
+
+def _decider(game: ArgoGame) -> tuple[str, list[Action]] | None:
+    """``bot.ai.policy.decider`` for an Argo game (native calls when compiled)."""
+    prompt = game.prompt()
+    if prompt is None:
+        return None
+    if prompt.player is not None:
+        actions = game.legal_actions(prompt.player)
+        if actions:
+            return prompt.player, actions
+    for other in prompt.others:
+        if other != prompt.player:
+            actions = game.legal_actions(other)
+            if actions:
+                return other, actions
+    return SYSTEM, [dict(TIMEOUT)]
 
 
 def _is_control_room(action: Action) -> bool:
@@ -317,7 +390,7 @@ def weights(st: State, seat: int, actions: list[Action]) -> list[float]:
     slots_left = -1
     aliens: set[int] | None = None
     near_alien: set[int] | None = None
-    reach: dict[int, tuple[int, int]] | None = None
+    reach: PodReach | None = None
     control = -1
     pods_on_station = -1
     out: list[float] = []
@@ -390,10 +463,11 @@ def _astronaut_move_weight(
     action: Action,
     aliens: set[int],
     near_alien: set[int],
-    reach: dict[int, tuple[int, int]],
+    reach: PodReach,
 ) -> float:
     aid: int = action["astronaut"]
-    dest: int = action["path"][-1]
+    path: list[int] = action["path"]
+    dest = path[-1]
     role = _role(aid)
     info = TILES[dest]
     if info.kind == POD:
@@ -405,9 +479,9 @@ def _astronaut_move_weight(
         return 4.0 if role == GRUNT else 0.02
     weight = 1.0
     here = st.loc[aid]
-    to_pod = reach.get(dest)
-    from_pod = reach.get(here)
-    if to_pod is not None and (from_pod is None or to_pod[0] < from_pod[0]):
+    to_pod = reach.steps[dest]
+    from_pod = reach.steps[here] if here >= 0 else -1
+    if to_pod >= 0 and (from_pod < 0 or to_pod < from_pod):
         weight *= 2.5
     elif here == WAKING_ROOM_ID:
         weight *= 1.5

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
-from bot.engine.core import Action, Game, Result
+from bot.engine.core import SYSTEM, TIMEOUT, Action, Game, IllegalAction, Result
 
 SKIPPED: Final = frozenset({"undo", "cancel"})
 """Action types the search never plays when anything else is legal (they only go back)."""
@@ -21,6 +21,37 @@ def plain(actions: list[Action]) -> list[Action]:
     """``actions`` without undo and cancel, or all of them when nothing else is legal."""
     kept = [a for a in actions if a.get("type") not in SKIPPED]
     return kept or actions
+
+
+def decider(game: Game) -> tuple[str, list[Action]] | None:
+    """Who acts next in a simulation and their legal actions; None once the game has ended.
+
+    The prompt's main decider acts if they have legal actions. When there is none (``player`` is
+    None, as while Argo waits on Time Machine holders) the first waiting player with legal actions
+    decides; if nobody can act, :data:`SYSTEM` applies :data:`TIMEOUT`. Optional out-of-turn
+    chances beside a main decider (``others`` without a wait) are ignored in simulations."""
+    prompt = game.prompt()
+    if prompt is None:
+        return None
+    if prompt.player is not None:
+        actions = game.legal_actions(prompt.player)
+        if actions:
+            return prompt.player, actions
+    for other in prompt.others:
+        if other != prompt.player:
+            actions = game.legal_actions(other)
+            if actions:
+                return other, actions
+    return SYSTEM, [dict(TIMEOUT)]
+
+
+def timeout(world: Game) -> bool:
+    """Apply the timeout as the system; False when the engine refuses it (nothing can go on)."""
+    try:
+        world.apply(SYSTEM, dict(TIMEOUT))
+    except IllegalAction:
+        return False
+    return True
 
 
 class Policy:
@@ -37,6 +68,11 @@ class Policy:
 
         ``depth`` is the node's distance from the root (0: the decision being searched)."""
         return plain(actions)
+
+    def notations(self, game: Game, actions: list[Action]) -> list[str]:
+        """``game.notation`` of each of ``actions`` (the search's edge keys); a policy that knows
+        the engine may work them out without going through the contract."""
+        return [game.notation(a) for a in actions]
 
     def root_candidates(
         self, world: Game, player: str, actions: list[Action], rng: random.Random, *, short: bool = False
@@ -70,6 +106,24 @@ class Policy:
     def rollout_over(self, game: Game, start: Any, steps: int) -> bool:
         """True when the rollout should stop and the position be scored."""
         return steps >= self.rollout_steps
+
+    def rollout(self, world: Game, rng: random.Random) -> list[float]:
+        """Play ``world`` on (it is the search's own copy) with :meth:`rollout_action` until
+        :meth:`rollout_over`, then score it with :meth:`evaluate`."""
+        start = self.rollout_start(world)
+        steps = 0
+        while not self.rollout_over(world, start, steps):
+            step = decider(world)
+            if step is None:
+                break
+            actor, actions = step
+            if actor == SYSTEM:
+                if not timeout(world):
+                    break
+                continue
+            world.apply(actor, self.rollout_action(world, actor, actions, rng))
+            steps += 1
+        return self.evaluate(world)
 
     def evaluate(self, game: Game) -> list[float]:
         """A score in [0, 1] per seat (seat order) for ``game``, finished or not."""

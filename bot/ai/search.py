@@ -20,6 +20,7 @@ same move in different determinisations shares one edge. Nothing here knows any 
 
 from __future__ import annotations
 
+import _random
 import math
 import random
 import time
@@ -27,8 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
 
-from bot.ai.policy import Policy
-from bot.engine.core import SYSTEM, TIMEOUT, Action, Game, IllegalAction
+from bot.ai.policy import Policy, decider, timeout
+from bot.engine.core import SYSTEM, Action, Game
 
 WAIT: Final = "(wait)"
 """The root's pseudo-move for an optional out-of-turn chance: do nothing, let the game go on."""
@@ -44,30 +45,9 @@ class Node:
     def __init__(self, seats: int) -> None:
         self.children: dict[Key, Node] = {}
         self.visits = 0
-        self.avail = 0
+        self.avail = 0.0
+        """Times this edge was legal when its parent was visited (a float: it only feeds a log)."""
         self.sums = [0.0] * seats
-
-
-def decider(game: Game) -> tuple[str, list[Action]] | None:
-    """Who acts next in a simulation and their legal actions; None once the game has ended.
-
-    The prompt's main decider acts if they have legal actions. When there is none (``player`` is
-    None, as while Argo waits on Time Machine holders) the first waiting player with legal actions
-    decides; if nobody can act, :data:`SYSTEM` applies :data:`TIMEOUT`. Optional out-of-turn
-    chances beside a main decider (``others`` without a wait) are ignored in simulations."""
-    prompt = game.prompt()
-    if prompt is None:
-        return None
-    if prompt.player is not None:
-        actions = game.legal_actions(prompt.player)
-        if actions:
-            return prompt.player, actions
-    for other in prompt.others:
-        if other != prompt.player:
-            actions = game.legal_actions(other)
-            if actions:
-                return other, actions
-    return SYSTEM, [dict(TIMEOUT)]
 
 
 @dataclass
@@ -133,7 +113,9 @@ class ISMCTS:
     # ----- one iteration ----------------------------------------------------------------------
 
     def _iterate(self) -> None:
-        world = self.game.determinize(self.player, Draws(random.Random(self.rng.getrandbits(64))))
+        # The C generator itself: seeded as ``random.Random(seed)`` is, without random.py's
+        # Python-level __init__ and seed (see tests/ai/test_ai_choices.py).
+        world = self.game.determinize(self.player, Draws(_random.Random(self.rng.getrandbits(64))))
         node = self.root
         path = [node]
         depth = 0
@@ -150,14 +132,16 @@ class ISMCTS:
                     break
                 actor, actions = step
                 if actor == SYSTEM:
-                    if not _timeout(world):
+                    if not timeout(world):
                         break
                     continue
+                options = self.policy.candidates(world, actor, actions, depth)
+                texts = self.policy.notations(world, options)
                 keys = []
                 moves = []
-                for action in self.policy.candidates(world, actor, actions, depth):
-                    keys.append((actor, world.notation(action)))
-                    moves.append(action)
+                for index in range(len(options)):
+                    keys.append((actor, texts[index]))
+                    moves.append(options[index])
             if not keys:
                 break
             children = node.children
@@ -167,11 +151,11 @@ class ISMCTS:
                 if child is None:
                     untried.append(index)
                 else:
-                    child.avail += 1
+                    child.avail += 1.0
             if untried:
                 index = untried[below(self.rng, len(untried))]
                 child = children[keys[index]] = Node(self.n)
-                child.avail = 1
+                child.avail = 1.0
                 self._play(world, actor, moves[index])
                 path.append(child)
                 break
@@ -180,7 +164,7 @@ class ISMCTS:
             self._play(world, actor, moves[index])
             path.append(node)
             depth += 1
-        values = self._rollout(world)
+        values = self.policy.rollout(world, self.rng)
         for visited in path:
             visited.visits += 1
             sums = visited.sums
@@ -206,24 +190,6 @@ class ISMCTS:
         assert best_index >= 0
         return best_index
 
-    def _rollout(self, world: Game) -> list[float]:
-        policy = self.policy
-        rng = self.rng
-        start = policy.rollout_start(world)
-        steps = 0
-        while not policy.rollout_over(world, start, steps):
-            step = decider(world)
-            if step is None:
-                break
-            actor, actions = step
-            if actor == SYSTEM:
-                if not _timeout(world):
-                    break
-                continue
-            world.apply(actor, policy.rollout_action(world, actor, actions, rng))
-            steps += 1
-        return policy.evaluate(world)
-
     # ----- the answer -------------------------------------------------------------------------
 
     def _result(self) -> SearchResult:
@@ -246,7 +212,7 @@ class ISMCTS:
         return SearchResult(self.root_keys[best_key], self.iterations, visits, values)
 
 
-def below(rng: random.Random, n: int) -> int:
+def below(rng: _random.Random, n: int) -> int:
     """The number ``rng.randrange(n)`` would give (``n`` >= 1), drawn the same way (rejection
     sampling on ``getrandbits``) without the pure-Python layers of ``random.py``."""
     bits = n.bit_length()
@@ -260,7 +226,7 @@ class Draws:
     """A ``RandomSource`` for ``determinize``: ``randrange`` and ``shuffle`` give exactly the numbers
     and orders of the same methods of ``rng``, in compiled code when the search is compiled."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: _random.Random) -> None:
         self.rng = rng
 
     def randrange(self, n: int, /) -> int:
@@ -275,12 +241,3 @@ class Draws:
         for i in range(len(items) - 1, 0, -1):
             j = below(rng, i + 1)
             items[i], items[j] = items[j], items[i]
-
-
-def _timeout(world: Game) -> bool:
-    """Apply the timeout as the system; False when the engine refuses it (nothing can go on)."""
-    try:
-        world.apply(SYSTEM, dict(TIMEOUT))
-    except IllegalAction:
-        return False
-    return True

@@ -3,6 +3,7 @@ answers the cases that need no search (single action, unknown level, random leve
 
 from __future__ import annotations
 
+import _random
 import json
 import random
 
@@ -10,6 +11,8 @@ import pytest
 from ai_positions import HiddenNim, positions
 
 from bot.ai import LEVEL_NAMES, choose_action, decide
+from bot.ai.argo import ArgoPolicy
+from bot.ai.policy import Policy
 from bot.ai.search import Draws, below
 from bot.engine.argo import ArgoGame
 from bot.engine.argoat import ArgoatGame
@@ -114,6 +117,18 @@ def test_the_search_draws_its_expansions_as_randrange_would():
         assert mine.getstate() == theirs.getstate()
 
 
+def test_the_generator_under_random_random_draws_as_random_random():
+    """The search seeds its worlds' ``Draws`` with ``_random.Random(seed)`` (the C generator that
+    ``random.Random`` is built on): the same numbers as ``random.Random(seed)``."""
+    for seed in (0, 1, 5, 2**32 - 1, 2**32, 2**63 + 5, 2**64 - 1):
+        mine, theirs = Draws(_random.Random(seed)), random.Random(seed)
+        a, b = list(range(30)), list(range(30))
+        mine.shuffle(a)
+        theirs.shuffle(b)
+        assert a == b
+        assert [mine.randrange(1 << 64) for _ in range(5)] == [theirs.randrange(1 << 64) for _ in range(5)]
+
+
 def test_the_searched_worlds_are_drawn_as_with_random_random():
     """``search.Draws`` (what the search hands ``determinize``) shuffles and draws exactly as the
     ``random.Random`` it wraps would."""
@@ -129,3 +144,35 @@ def test_the_searched_worlds_are_drawn_as_with_random_random():
         assert mine.rng.getstate() == theirs.getstate()
     with pytest.raises(ValueError):
         Draws(random.Random(0)).randrange(0)
+
+
+@pytest.mark.parametrize(("players", "seed", "options"), [(2, 11, {}), (3, 4, {"tm_wait": 1}), (4, 5, {})])
+def test_the_argo_rollout_plays_as_the_generic_one(players, seed, options):
+    """``ArgoPolicy.rollout`` (the game's type known, for native calls when compiled) plays the
+    same moves, with the same draws, and scores the same as ``Policy.rollout``."""
+    policy = ArgoPolicy()
+    checked = 0
+    for index, game in enumerate(positions(ArgoGame, players, seed, count=12, every=4, **options)):
+        for run in range(3):
+            mine, theirs = game.clone(), game.clone()
+            mine_rng, theirs_rng = random.Random(index * 10 + run), random.Random(index * 10 + run)
+            values = policy.rollout(mine, mine_rng)
+            assert values == Policy.rollout(policy, theirs, theirs_rng)
+            assert mine.to_json() == theirs.to_json()
+            assert mine_rng.getstate() == theirs_rng.getstate()
+            checked += 1
+    assert checked >= 30
+
+
+def test_the_argo_edge_keys_are_the_games_notations():
+    """``ArgoPolicy.notations`` (the search's edge keys, by the engine's notation function) gives
+    ``game.notation`` of every legal action of every decider, Time Machine moments included."""
+    policy = ArgoPolicy()
+    checked = 0
+    for players, seed, options in ((2, 11, {}), (3, 4, {"tm_wait": 1}), (4, 5, {"tm_wait": 0})):
+        for game in positions(ArgoGame, players, seed, count=25, every=3, **options):
+            for player in game.prompt().deciders():
+                legal = game.legal_actions(player)
+                assert policy.notations(game, legal) == [game.notation(a) for a in legal]
+                checked += len(legal)
+    assert checked >= 500

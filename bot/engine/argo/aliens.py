@@ -17,7 +17,8 @@ AlienId = int
 def alien_kills(ctx: Ctx) -> None:
     """Every Alien on a tile with Astronauts kills one of them (Alien phase)."""
     st = ctx.st
-    for tile in sorted(st.aliens, key=lambda t: (st.pos[t][1], st.pos[t][0])):
+    aliens = st.aliens  # north first, then west first (no sort for a single Alien)
+    for tile in aliens if len(aliens) < 2 else sorted(aliens, key=lambda t: (st.pos[t][1], st.pos[t][0])):
         if tile in st.aliens:
             kill_choice(ctx, tile, safe=True)
 

@@ -19,6 +19,7 @@ from bot.engine.argo.data import (
 from bot.engine.argo.geometry import OPPOSITE, SIDES, distinct_rotations, step
 from bot.engine.argo.help import PAGES as HELP_PAGES
 from bot.engine.argo.notation import notation as _notation
+from bot.engine.argo.notation import viewer
 from bot.engine.argo.state import OWN_ALL, State
 from bot.engine.argo.text import owner, who
 from bot.engine.argo.view import build_view
@@ -63,6 +64,9 @@ _TURN_FIELDS: Final = (
     "window",
 )
 """The fields the turn flow (this module) reassigns on the present state object."""
+_STACK_FREE: Final = ("phase", "memo", "prompt")
+"""Entries of ``ArgoGame._cache`` that do not depend on the order of the face-down stack (the
+engine reads it only to reveal a tile), so a determinised copy may start with them."""
 
 
 def _listed(action: Action, options: list[Action]) -> bool:
@@ -196,7 +200,12 @@ class ArgoGame(Game):
 
     def clone(self) -> Self:
         """An independent copy: applying actions to one never changes the other."""
-        return type(self)(self.st.copy())
+        game = type(self)(self.st.copy())
+        # The same state has the same answers: the copy starts with what this one worked out
+        # (cached values are never changed in place, but for the push memo, which only grows
+        # with answers that hold for both).
+        game._cache = self._cache.copy()
+        return game
 
     def determinize(self, player: str, rng: RandomSource) -> Self:
         """A copy whose hidden parts are redrawn from ``rng``: the order of the face-down Module
@@ -205,7 +214,15 @@ class ArgoGame(Game):
         The stack is put in a canonical order (sorted) before it is shuffled, so the copy depends
         only on the public state and on ``rng``. Argo hides nothing from one player that another
         sees, so ``player`` changes nothing."""
-        game = self.clone()
+        game = type(self)(self.st.copy())
+        # What does not depend on the stack's order is worked out once for every such copy: the
+        # prompt, the phase's options and the push memo.
+        cache = self._cache
+        kept = game._cache
+        for key in _STACK_FREE:
+            found = cache.get(key)
+            if found is not None:
+                kept[key] = found
         st = game.st
         stack = sorted(st.stack)
         rng.shuffle(stack)
@@ -314,10 +331,7 @@ class ArgoGame(Game):
     def notation(self, action: Action) -> str:
         """The text form of an action (see docs/argo-notation.md)."""
         st = self.st
-        decider: int | None = st.active
-        if st.pending is not None:
-            decider = None if st.pending["tm"] else st.pending["seat"]
-        return _notation(st, action, decider)
+        return _notation(st, action, viewer(st))
 
     def choice_words(self, player: str, tokens: tuple[str, ...], option: tuple[str, ...]) -> tuple[str, str]:
         """The label and description of a menu option in plain words (see argo/words.py)."""
@@ -430,7 +444,7 @@ class ArgoGame(Game):
             raise IllegalAction(self._refusal(player, action))
         seat = self._seat(player)
         assert seat is not None
-        kind = action["type"]
+        kind: str = action["type"]
         if kind == "undo":
             return self._undo(seat)
         active_before, turn_before = st.active, st.turn
@@ -530,6 +544,18 @@ class ArgoGame(Game):
     def _clear(self) -> None:
         self._cache.clear()
 
+    def _clear_moment(self) -> None:
+        """Forget what depends on the Time Machine moment (``hold``, ``window``) after it changed,
+        keeping the phase's options and the push memo: they depend on the board and phase alone."""
+        cache = self._cache
+        phase = cache.get("phase")
+        memo = cache.get("memo")
+        cache.clear()
+        if phase is not None:
+            cache["phase"] = phase
+        if memo is not None:
+            cache["memo"] = memo
+
     def _memo(self) -> dict[Any, bool]:
         """Answers of push-chain tests for the present state (see movement.moves_for)."""
         memo = self._cache.get("memo")
@@ -605,7 +631,8 @@ class ArgoGame(Game):
         st.window = None
         st.hold = None
         root = p["root"]
-        action_phase = root["type"] == "activate" or (root["type"] == "move" and "astronaut" in root)
+        kind: str = root["type"]
+        action_phase = kind == "activate" or (kind == "move" and "astronaut" in root)
         if action_phase and st.actions_used == 1 and st.actions_allowed() == 2:
             self._clear()
             if self._phase_cached():  # there is a second action to come
@@ -772,17 +799,17 @@ class ArgoGame(Game):
         st = self.st
         if st.tm_wait > 0 and st.window is not None:
             st.hold = []
-            self._clear()
+            self._clear_moment()
             if not self._waiting():
                 st.hold = None
                 st.window = None
-            self._clear()
+            self._clear_moment()
 
     def _end_hold(self, events: list[Event]) -> None:
         st = self.st
         st.hold = None
         st.window = None
-        self._clear()
+        self._clear_moment()
         events.append(Event(f"{who(st, st.active)} goes on.", kind="timemachine"))
 
     # ----- undo -----------------------------------------------------------------------------

@@ -27,7 +27,8 @@ from bot.engine.core import Action
 def alien_moves(st: State) -> list[Action]:
     """Every complete Alien move of the Alien phase."""
     out: list[Action] = []
-    for src in sorted(st.aliens, key=lambda t: (st.pos[t][1], st.pos[t][0])):
+    aliens = st.aliens  # north first, then west first (no sort for a single Alien)
+    for src in aliens if len(aliens) < 2 else sorted(aliens, key=lambda t: (st.pos[t][1], st.pos[t][0])):
         for dst in alien_targets(st, src):
             action = {"type": "move", "alien": src, "to": dst}
             if dst not in st.aliens or alien_move_feasible(st, src, dst):

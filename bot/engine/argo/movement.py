@@ -302,7 +302,8 @@ def _add_move(
 def do_move(ctx: Ctx, action: Action) -> None:
     """Carry out one Move of an Astronaut along its path."""
     st = ctx.st
-    aid, path = action["astronaut"], action["path"]
+    aid: int = action["astronaut"]
+    path: list[int] = action["path"]
     start = st.loc[aid]
     ctx.pushed = set()  # "pushed at most once" holds within one chain
     leave(st, aid)

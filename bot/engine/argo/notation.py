@@ -56,9 +56,19 @@ def _doors(tile: int, rot: int) -> str:
     return _DOORS[rotate(TILES[tile].doors, rot)]
 
 
+def viewer(st: State) -> int | None:
+    """The seat whose own pieces notations name by bare role: the deciding seat, None while a
+    Time Machine interrupt is being decided (everything coloured)."""
+    pending = st.pending
+    if pending is not None:
+        seat: int | None = None if pending["tm"] else pending["seat"]
+        return seat
+    return st.active
+
+
 def notation(st: State, action: Action, decider: int | None) -> str:
     """The notation of ``action`` as seen by the deciding seat (None: everything coloured)."""
-    kind = action["type"]
+    kind: str = action["type"]
     if kind in ("cancel", "undo", "pass"):
         return kind
     if kind == "timemachine":
@@ -66,7 +76,8 @@ def notation(st: State, action: Action, decider: int | None) -> str:
     if kind == "move" and "alien" in action:
         return f"move Alien {_at(st, action['alien'])} {_at(st, action['to'])}"
     if kind == "move":
-        path = ">".join([_at(st, t) for t in action["path"]])
+        tiles: list[int] = action["path"]
+        path = ">".join([_at(st, t) for t in tiles])
         return f"move {piece(action['astronaut'], decider)} {path}{_pilot_suffix(st, action)}"
     if kind == "push" and "alien" in action:
         return f"push Alien {_at(st, action['to'])}"

@@ -15,7 +15,7 @@ from bot.engine.core import Action
 def dispatch(ctx: Ctx, root: Action) -> None:
     """Apply a root action on the context's state."""
     st = ctx.st
-    kind = root["type"]
+    kind: str = root["type"]
     if kind == "move" and "alien" in root:
         move_alien(ctx, root["alien"], root["to"])
         alien_kills(ctx)

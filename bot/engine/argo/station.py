@@ -60,7 +60,7 @@ def _adjacent_of(cells: dict[Cell, int], cell: Cell) -> tuple[int, ...]:
 
 def adjacent(st: State, tile: int) -> tuple[int, ...]:
     """Tiles on the four orthogonally adjacent cells, connected or not."""
-    found = st.geo.get("adjacent")
+    found: dict[int, tuple[int, ...]] | None = st.geo.get("adjacent")
     if found is None:
         found = st.geo["adjacent"] = {}
     near = found.get(tile)
@@ -485,16 +485,22 @@ def _open_without(st: State, tile: int) -> list[tuple[Cell, int]]:
 
 def pods_facing(st: State, tile: int) -> tuple[int, ...]:
     """Escape Pods whose connector opens onto ``tile``."""
-    found = st.geo.get("pods_facing")
+    found: dict[int, tuple[int, ...]] | None = st.geo.get("pods_facing")
     if found is None:
         found = st.geo["pods_facing"] = {}
     pods = found.get(tile)
     if pods is None:
         out = []
-        cell = st.pos[tile]
-        for side in SIDES:
-            other = st.cell.get(step(cell, side))
-            if other is not None and _IS_POD[other] and st.doors[other] & OPPOSITE[side]:
-                out.append(other)
+        x, y = st.pos[tile]
+        cells, doors = st.cell, st.doors
+        # N, E, S, W of the tile: a Pod there whose door faces back (S, W, N, E)
+        if (other := cells.get((x, y - 1))) is not None and _IS_POD[other] and doors[other] & S:
+            out.append(other)
+        if (other := cells.get((x + 1, y))) is not None and _IS_POD[other] and doors[other] & W:
+            out.append(other)
+        if (other := cells.get((x, y + 1))) is not None and _IS_POD[other] and doors[other] & N:
+            out.append(other)
+        if (other := cells.get((x - 1, y))) is not None and _IS_POD[other] and doors[other] & E:
+            out.append(other)
         pods = found[tile] = tuple(out)
     return pods
