@@ -116,7 +116,7 @@ class BoardPool:
         pool = self._processes()
         if pool is not None:
             try:
-                await asyncio.gather(pool.start(), *([self._backup.start()] if self._backup else []))
+                await self._started(pool)
                 return
             except (OSError, WorkerDied) as exc:
                 log.warning("board workers failed to start (%s): drawing on threads", exc)
@@ -131,6 +131,7 @@ class BoardPool:
         if pool is not None:
             for _attempt in range(2):
                 try:
+                    await self._started(pool)
                     return await self._drawn(pool, view, previous)
                 except WorkerDied as exc:
                     log.warning("a board worker failed (%s); drawing the board again", exc)
@@ -141,22 +142,30 @@ class BoardPool:
                     break
         return await asyncio.get_running_loop().run_in_executor(DRAWING, render.board_png, view, previous)
 
+    async def _started(self, pool: PipeWorkers) -> None:
+        """The workers and the backup started for this event loop (at once when they are)."""
+        if pool.ready and (self._backup is None or self._backup.ready):
+            return
+        await asyncio.gather(pool.start(), *([self._backup.start()] if self._backup else []))
+
     async def _drawn(
         self, pool: PipeWorkers, view: dict[str, Any], previous: dict[str, Any] | None
     ) -> bytes | None:
         """The board from ``pool``, or from the backup if it is first once the board is late (or
         at once, while the backup has lately been first)."""
-        drawing = asyncio.ensure_future(pool.call(view, previous))
         if self._backup is None:
-            return await drawing
+            return await pool.call(view, previous)
         loop = asyncio.get_running_loop()
-        if loop.time() - self._backup_first > STARVING_S:
-            done, _ = await asyncio.wait({drawing}, timeout=LATE_S)
-            if done:
-                return drawing.result()
-        backup = asyncio.ensure_future(self._backup.call(view, previous))
-        ways = {drawing, backup}
+        drawing = asyncio.ensure_future(pool.call(view, previous))
+        ways = {drawing}
         try:
+            if loop.time() - self._backup_first > STARVING_S:
+                done, _ = await asyncio.wait(ways, timeout=LATE_S)
+                if done:
+                    ways = set()
+                    return drawing.result()
+            backup = asyncio.ensure_future(self._backup.call(view, previous))
+            ways.add(backup)
             while True:
                 done, ways = await asyncio.wait(ways, return_when=asyncio.FIRST_COMPLETED)
                 for way in done:
@@ -165,7 +174,7 @@ class BoardPool:
                             self._backup_first = loop.time()
                         return way.result()
         finally:
-            for way in ways:
+            for way in ways:  # the slower way, or both if this board is no longer wanted
                 way.cancel()
 
     def close(self) -> None:

@@ -124,6 +124,18 @@ class PipeWorkers:
         """The process ids of the running workers."""
         return [worker.pid for worker in self._workers if worker.pid]
 
+    @property
+    def ready(self) -> bool:
+        """Whether the workers have started for the running event loop."""
+        starting = self._starting
+        return (
+            starting is not None
+            and starting.done()
+            and not starting.cancelled()
+            and starting.exception() is None
+            and self._loop is asyncio.get_running_loop()
+        )
+
     async def start(self) -> None:
         """Spawn the workers and wait until each has run its initializer (raises ``OSError`` or
         :class:`WorkerDied` if one cannot be started; then none is left running, and the next
