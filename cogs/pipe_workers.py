@@ -4,9 +4,9 @@ by the event loop itself.
 ``concurrent.futures.ProcessPoolExecutor`` hands every call through two threads of the caller's
 process (a queue feeder that pickles and writes, a manager that reads and wakes the loop); each
 hand-over takes the GIL from the event loop, and at 75 boards a second they cost the bot about
-half a millisecond of CPU a board, in bursts that land on other tables' clicks (issue 25,
-docs/boards.md). Here the loop writes a call to a free worker's socket and reads the answer when
-the socket is readable: no thread of the bot's process is involved.
+0.6 ms of CPU a board. Here the loop writes a call to a free worker's socket and reads the answer
+when the socket is readable: no thread of the bot's process is involved, and a board costs the
+bot about 0.3 ms (issue 25, docs/boards.md).
 
 A frame is a 4-byte big-endian length and a pickle (``multiprocessing.connection``'s format, so a
 worker reads and writes with ``Connection.recv_bytes``/``send_bytes``).
