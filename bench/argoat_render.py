@@ -12,7 +12,7 @@ Run ``python bench/argoat_render.py [--runs N] [--seed S] [OUT.png]`` from the r
 Timed in alternation, map by map, in CPU time (``time.process_time``), medians printed:
 
 * ``render_board``: the project, composed straight on the fixed palette, its PNG put together
-  from compressed bands of rows cached between maps (render/argoat_png.py);
+  from compressed bands of rows cached between maps (render/png_bands.py);
 * ``RGB, then palette``: the way before issue 25, the same map drawn in RGB and mapped onto the
   palette before the same encode (``draw_board(..., rgb=True)``);
 * ``naive``: the RGB picture saved with Pillow's defaults (``img.convert("RGB").save(buf, "PNG")``);

@@ -14,7 +14,6 @@ in palette mode from cached sprites (render/argo_paint.py) and saved as one pale
 
 from __future__ import annotations
 
-import io
 import math
 import re
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from PIL import Image, ImageDraw
 from render import argo_paint as P
 from render.argo_marks import Changes, changes
 from render.argo_paint import RGB
+from render.png_bands import png_bytes
 
 WIDTH = 1080
 """Width of the picture (wider only for a station of more than 11 columns of tiles)."""
@@ -910,7 +910,7 @@ def draw_board(view: dict[str, Any], previous: dict[str, Any] | None = None) -> 
 
 def render_board(view: dict[str, Any], previous: dict[str, Any] | None = None) -> bytes:
     """The PNG picture of a public Argo view (docs/argo-view.md); changes since ``previous``
-    (an earlier public view of the same game) are marked."""
-    buf = io.BytesIO()
-    draw_board(view, previous).save(buf, "PNG", compress_level=COMPRESS_LEVEL)
-    return buf.getvalue()
+    (an earlier public view of the same game) are marked. Encoded from bands of rows cached
+    between boards (render/png_bands.py), not by Pillow's encoder: the same pixels and palette."""
+    img = draw_board(view, previous)
+    return png_bytes(img, bytes(img.getpalette("RGB") or ()))

@@ -25,8 +25,8 @@ from PIL import Image, ImageDraw
 from . import argoat_sprites as sp
 from .argoat_marks import Changes, changes, deck_empty
 from .argoat_palette import Palette, drawing_palette
-from .argoat_png import png_bytes
 from .memo import memo
+from .png_bands import png_bytes
 
 WIDTH = 1080
 """Width of the picture (wider only for a map of more than thirteen columns)."""
@@ -523,7 +523,7 @@ def render_board(view: dict[str, Any], previous: dict[str, Any] | None = None) -
     """The public Argoat view drawn as PNG bytes; changes since ``previous`` are marked.
 
     The picture is the one :func:`draw_board` gives; its PNG is put together from compressed
-    bands of rows cached between maps (render/argoat_png.py), not by Pillow's encoder."""
+    bands of rows cached between maps (render/png_bands.py), not by Pillow's encoder."""
     cv, _marked = _compose(view, previous, False)
     assert cv.pal is not None
     return png_bytes(cv.img, cv.pal.plte)

@@ -166,3 +166,25 @@ def test_palette_holds_every_named_colour() -> None:
     assert len(argo_paint.PALETTE) <= 256
     for colour in [*argo_paint.TEAM.values(), *argo_paint.FLOOR.values(), argo_paint.ALIEN]:
         assert argo_paint.idx(colour) < 256
+
+
+def test_boards_from_cached_bands_are_the_pictures_drawn():
+    """render_board encodes from bands of rows cached between boards (render/png_bands.py): every
+    board of a game, one after another as the bot draws them, decodes to exactly the picture
+    drawn (its pixels and palette as Pillow's own encode gives them), and bands were reused."""
+    from render import png_bands
+    from tests.render_argo.argo_games import public_views
+
+    png_bands.clear()
+    built, reused = png_bands.counts()
+    views = public_views(7)
+    for previous, view in zip([None, *views], views, strict=False):
+        picture = draw_board(view, previous)
+        pillow = io.BytesIO()
+        picture.save(pillow, "PNG", compress_level=3)
+        ours = Image.open(io.BytesIO(render_board(view, previous)))
+        theirs = Image.open(io.BytesIO(pillow.getvalue()))
+        assert (ours.mode, ours.size) == (theirs.mode, theirs.size) == ("P", picture.size)
+        assert ours.tobytes() == theirs.tobytes() == picture.tobytes()
+        assert ours.getpalette() == theirs.getpalette()
+    assert png_bands.counts()[1] - reused > png_bands.counts()[0] - built  # mostly reused

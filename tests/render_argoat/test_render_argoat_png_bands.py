@@ -1,5 +1,5 @@
 """Argoat's PNG is put together from compressed bands of rows cached between maps
-(render/argoat_png.py): it must decode to exactly the picture drawn (the pixels and palette of
+(render/png_bands.py): it must decode to exactly the picture drawn (the pixels and palette of
 Pillow's encode of it), stay a valid PNG with Pillow's other chunks, and its bytes must not
 depend on what the cache held."""
 
@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from PIL import Image
 
-from render import argoat, argoat_png, memo
+from render import argoat, memo, png_bands
 from tests.render_argoat.argoat_games import public_views
 
 PALETTE = bytes(random.Random(5).randrange(256) for _ in range(768))
@@ -72,15 +72,15 @@ def test_adler_combine_is_the_checksum_of_the_data_joined() -> None:
     rng = random.Random(1)
     for first_n, second_n in ((0, 0), (0, 9), (9, 0), (1, 1), (70_000, 5), (3, 200_000), (65_521, 65_521)):
         first, second = rng.randbytes(first_n), bytes([255]) * second_n
-        combined = argoat_png.adler_combine(zlib.adler32(first), zlib.adler32(second), second_n)
+        combined = png_bands.adler_combine(zlib.adler32(first), zlib.adler32(second), second_n)
         assert combined == zlib.adler32(first + second), (first_n, second_n)
 
 
 def test_bands_decode_to_the_picture_and_its_palette_as_pillows_encode() -> None:
-    argoat_png.clear()
-    for width, height in ((1080, 1382), (1, 1), (7, argoat_png.BAND), (33, 2 * argoat_png.BAND + 1)):
+    png_bands.clear()
+    for width, height in ((1080, 1382), (1, 1), (7, png_bands.BAND), (33, 2 * png_bands.BAND + 1)):
         img = _picture(width, height, width + height)
-        png = argoat_png.png_bytes(img, PALETTE)
+        png = png_bands.png_bytes(img, PALETTE)
         ours, pillows = _decoded(png), _decoded(_pillow(img, PALETTE))
         assert ours.size == pillows.size == (width, height)
         assert ours.tobytes() == pillows.tobytes() == img.tobytes()
@@ -94,34 +94,34 @@ def test_bands_decode_to_the_picture_and_its_palette_as_pillows_encode() -> None
 
 
 def test_a_changed_row_in_a_cached_band_is_encoded_anew() -> None:
-    argoat_png.clear()
+    png_bands.clear()
     img = _picture(1080, 400, 3)
-    first = argoat_png.png_bytes(img, PALETTE)
-    built, reused = argoat_png.counts()
-    assert argoat_png.png_bytes(img, PALETTE) == first
-    assert argoat_png.counts() == (built, reused + -(-400 // argoat_png.BAND))  # every band reused
+    first = png_bands.png_bytes(img, PALETTE)
+    built, reused = png_bands.counts()
+    assert png_bands.png_bytes(img, PALETTE) == first
+    assert png_bands.counts() == (built, reused + -(-400 // png_bands.BAND))  # every band reused
     changed = img.copy()
-    changed.putpixel((539, argoat_png.BAND + 5), (img.getpixel((539, argoat_png.BAND + 5)) + 1) % 256)
-    png = argoat_png.png_bytes(changed, PALETTE)
+    changed.putpixel((539, png_bands.BAND + 5), (img.getpixel((539, png_bands.BAND + 5)) + 1) % 256)
+    png = png_bands.png_bytes(changed, PALETTE)
     assert _decoded(png).tobytes() == changed.tobytes() != img.tobytes()
-    assert argoat_png.counts()[0] == built + 1  # only the band with the changed row
+    assert png_bands.counts()[0] == built + 1  # only the band with the changed row
     shorter = img.crop((0, 0, 1080, 400 - 7))  # the last band shorter: its place is shared
-    assert _decoded(argoat_png.png_bytes(shorter, PALETTE)).tobytes() == shorter.tobytes()
+    assert _decoded(png_bands.png_bytes(shorter, PALETTE)).tobytes() == shorter.tobytes()
 
 
 def test_a_map_from_cached_bands_is_the_map_encoded_afresh() -> None:
     """Maps of a game drawn one after the other (bands reused) give the same bytes as the same
     maps with the band cache emptied before each, and decode to what Pillow's encode gives."""
     views = public_views(4)[:240]
-    argoat_png.clear()
-    built, reused = argoat_png.counts()
+    png_bands.clear()
+    built, reused = png_bands.counts()
     compared = 0
     for i, view in enumerate(views):
         previous = views[i - 3] if i >= 3 else None
         warm = argoat.render_board(view, previous)
         if i % 8:
             continue
-        argoat_png.clear()
+        png_bands.clear()
         assert argoat.render_board(view, previous) == warm, i
         drawn = argoat.draw_board(view, previous)
         pillows = _decoded(argoat.encode(drawn))
@@ -131,7 +131,7 @@ def test_a_map_from_cached_bands_is_the_map_encoded_afresh() -> None:
         _rows(warm)
         compared += 1
     assert compared == 30
-    now_built, now_reused = argoat_png.counts()
+    now_built, now_reused = png_bands.counts()
     assert now_reused - reused > now_built - built  # most bands came from the cache
 
 
@@ -141,31 +141,31 @@ def test_bands_encoded_in_threads_match_bands_encoded_one_by_one() -> None:
         img.paste(seed, (0, 300, 1080, 330))
     memo.clear_all()
     with ThreadPoolExecutor(max_workers=4) as pool:
-        threaded = list(pool.map(lambda img: argoat_png.png_bytes(img, PALETTE), pictures))
-    argoat_png.clear()
-    serial = [argoat_png.png_bytes(img, PALETTE) for img in pictures]
+        threaded = list(pool.map(lambda img: png_bands.png_bytes(img, PALETTE), pictures))
+    png_bands.clear()
+    serial = [png_bands.png_bytes(img, PALETTE) for img in pictures]
     assert threaded == serial
     assert [_decoded(png).tobytes() for png in threaded] == [img.tobytes() for img in pictures]
 
 
 def test_the_band_cache_is_bounded() -> None:
-    argoat_png.clear()
-    for width in range(100, 100 + 3 * argoat_png.PLACES, 3):
-        argoat_png.png_bytes(_picture(width, 2 * argoat_png.BAND, width), PALETTE)
-    assert len(argoat_png._BANDS) == argoat_png.PLACES
-    for seed in range(argoat_png.VARIANTS + 3):
-        argoat_png.png_bytes(_picture(64, 64, seed), PALETTE)
-    assert max(len(kept) for kept in argoat_png._BANDS.values()) == argoat_png.VARIANTS
+    png_bands.clear()
+    for width in range(100, 100 + 3 * png_bands.PLACES, 3):
+        png_bands.png_bytes(_picture(width, 2 * png_bands.BAND, width), PALETTE)
+    assert len(png_bands._BANDS) == png_bands.PLACES
+    for seed in range(png_bands.VARIANTS + 3):
+        png_bands.png_bytes(_picture(64, 64, seed), PALETTE)
+    assert max(len(kept) for kept in png_bands._BANDS.values()) == png_bands.VARIANTS
     memo.clear_all()
-    assert not argoat_png._BANDS
+    assert not png_bands._BANDS
 
 
 def test_a_band_in_use_is_not_the_one_dropped() -> None:
-    argoat_png.clear()
-    hot = _picture(50, argoat_png.BAND, 1)
-    argoat_png.png_bytes(hot, PALETTE)
-    for width in range(100, 100 + 2 * argoat_png.PLACES):
-        argoat_png.png_bytes(_picture(width, argoat_png.BAND, width), PALETTE)  # one place each
-        built = argoat_png.counts()[0]
-        argoat_png.png_bytes(hot, PALETTE)
-        assert argoat_png.counts()[0] == built  # taken from the cache every time
+    png_bands.clear()
+    hot = _picture(50, png_bands.BAND, 1)
+    png_bands.png_bytes(hot, PALETTE)
+    for width in range(100, 100 + 2 * png_bands.PLACES):
+        png_bands.png_bytes(_picture(width, png_bands.BAND, width), PALETTE)  # one place each
+        built = png_bands.counts()[0]
+        png_bands.png_bytes(hot, PALETTE)
+        assert png_bands.counts()[0] == built  # taken from the cache every time

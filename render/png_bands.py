@@ -1,7 +1,7 @@
-"""PNG bytes of an Argoat map from compressed bands cached between maps (docs/boards.md,
-"Argoat's PNG from cached bands").
+"""PNG bytes of a board from compressed bands cached between boards, for both games' renderers
+(docs/boards.md, "Argoat's PNG from cached bands"; Argo's boards since stop 30).
 
-Most of a map's picture does not change from one map of a game to the next, yet a plain PNG
+Most of a board's picture does not change from one board of a game to the next, yet a plain PNG
 encode compresses every row again: that encode was the floor the renderer was measured
 against. A palette PNG (as Pillow writes it, and as here) filters no row: each row is a zero byte
 and the row's palette entries, so the picture's data is the concatenation of its rows, and a
@@ -45,7 +45,7 @@ VARIANTS = 3
 PLACES = 64
 """Band places kept (a 1080 px picture of 1,400 rows has 30; pictures of one width share them)."""
 LEVEL = 3
-"""The deflate level (``argoat.COMPRESS_LEVEL``, as Pillow's encode of the floor)."""
+"""The deflate level (both renderers' ``COMPRESS_LEVEL``, as Pillow's encode of the floor)."""
 MEM_LEVEL = 9
 """zlib's memory level, as Pillow's PNG encoder uses."""
 
