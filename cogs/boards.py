@@ -118,7 +118,7 @@ class BoardPool:
             try:
                 await self._started(pool)
                 return
-            except (OSError, WorkerDied) as exc:
+            except OSError as exc:
                 log.warning("board workers failed to start (%s): drawing on threads", exc)
                 self.close()
                 self.workers = 0

@@ -38,6 +38,11 @@ class WorkerDied(RuntimeError):
     """A worker process ended (killed, crashed) before it answered a call."""
 
 
+class CannotStart(OSError):
+    """A worker process could not be started, or ended before it was ready (no Python to
+    spawn, an initializer that fails): the host cannot run these workers."""
+
+
 def _serve(
     conn: multiprocessing.connection.Connection,
     initializer: Callable[..., Any] | None,
@@ -137,9 +142,9 @@ class PipeWorkers:
         )
 
     async def start(self) -> None:
-        """Spawn the workers and wait until each has run its initializer (raises ``OSError`` or
-        :class:`WorkerDied` if one cannot be started; then none is left running, and the next
-        call tries again). Calls made meanwhile wait for the same start."""
+        """Spawn the workers and wait until each has run its initializer (raises ``OSError``,
+        :class:`CannotStart` among them, if one cannot be started; then none is left running, and
+        the next call tries again). Calls made meanwhile wait for the same start."""
         loop = asyncio.get_running_loop()
         if self._loop is not loop or self._starting is None:
             self.close()
@@ -178,7 +183,7 @@ class PipeWorkers:
             frame = await asyncio.wait_for(_read_frame(reader), self.start_timeout)
         except (asyncio.IncompleteReadError, ConnectionError, TimeoutError) as exc:
             self._stop(worker)
-            raise WorkerDied(f"a worker did not start ({exc!r})") from None
+            raise CannotStart(f"a worker did not start ({exc!r})") from None
         worker.pid = pickle.loads(frame)
         return worker
 
@@ -234,7 +239,7 @@ class PipeWorkers:
         try:
             self._workers[index] = await self._spawn()
             self._workers[index].busy = True  # its feeder goes on with the calls waiting
-        except (OSError, WorkerDied) as exc:
+        except OSError as exc:
             log.warning("cannot restart a worker (%s)", exc)
             self._workers[index].pid = 0
             await asyncio.sleep(1.0)  # try again at the next call, not in a tight loop

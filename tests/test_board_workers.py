@@ -150,3 +150,21 @@ async def test_boards_asked_for_at_once_start_the_workers_once():
         assert len(pool.worker_pids()) == 1 and len(pool.backup_pids()) == 1
     finally:
         pool.close()
+
+
+async def test_a_host_that_cannot_start_a_worker_draws_on_threads():
+    """No worker process can be started (the Python to spawn is missing): the board is drawn on
+    a thread, the same bytes, and the pool stops trying processes."""
+    import multiprocessing.spawn
+
+    game = GAME.new(["1", "2"], 8, {})
+    view = game.view(None)
+    python = multiprocessing.spawn.get_executable()
+    multiprocessing.set_executable("/nonexistent/python3")
+    pool = BoardPool(1)
+    try:
+        assert await asyncio.wait_for(pool.png(view), 60) == render.board_png(view)
+        assert pool.workers == 0 and pool.worker_pids() == [] and pool.backup_pids() == []
+    finally:
+        multiprocessing.set_executable(python)
+        pool.close()
