@@ -235,6 +235,15 @@ class _PaletteDraw:
         self._draw.ellipse(xy, **self._inks(xy, kw))
 
 
+@dataclass(frozen=True, slots=True)
+class _Shifted:
+    """A block's lines of text, placed at (x, y)."""
+
+    texts: tuple[tuple[str, Box], ...]
+    x: int
+    y: int
+
+
 class _Canvas:
     """A picture on the fixed Argoat palette with pasting helpers (an RGB picture with
     ``rgb=True``, to learn the palette from); it records every font size it draws text at.
@@ -252,7 +261,9 @@ class _Canvas:
             self.img = Image.new("L", (w, h), self.pal.index(sp.BG))
             self.draw = _PaletteDraw(self.img, self.pal, self)
         self.fonts: set[int] = set()
-        self.texts: list[tuple[str, Box]] = []
+        self.texts: list[tuple[str, Box] | _Shifted] = []
+        """The lines of text drawn, in order; a block's lines are kept as the block's, moved
+        (:meth:`all_texts` lists them all: a PNG needs none of them)."""
         self.touched: list[Box] | None = None
         """When a list: the boxes drawn on since it was set (shapes and pastes)."""
 
@@ -267,6 +278,16 @@ class _Canvas:
             self.img.paste(_mapped(_Same(sprite)), (x, y))
         else:
             self._blend(sprite, x, y)
+
+    def all_texts(self) -> tuple[tuple[str, Box], ...]:
+        """Every line of text drawn, with its box, in the order drawn."""
+        out: list[tuple[str, Box]] = []
+        for entry in self.texts:
+            if isinstance(entry, _Shifted):
+                out += [(text, _moved(box, entry.x, entry.y)) for text, box in entry.texts]
+            else:
+                out.append(entry)
+        return tuple(out)
 
     def image(self) -> Image.Image:
         """The finished picture (a palette image, or RGB)."""
@@ -493,7 +514,7 @@ def draw(view: dict[str, Any], previous: dict[str, Any] | None = None, *, rgb: b
     """The public Argoat view drawn on the fixed palette, with the changes since ``previous``
     (``rgb=True``: drawn in RGB, as the palette is learnt from)."""
     cv, marked = _compose(view, previous, rgb)
-    return Drawing(cv.image(), frozenset(cv.fonts), marked, tuple(cv.texts))
+    return Drawing(cv.image(), frozenset(cv.fonts), marked, cv.all_texts())
 
 
 def _compose(view: dict[str, Any], previous: dict[str, Any] | None, rgb: bool) -> tuple[_Canvas, bool]:
@@ -937,7 +958,7 @@ class _Block:
 
 
 def _drawn_block(cv: _Canvas, spots: _Spots) -> _Block:
-    return _Block(cv.img, spots, frozenset(cv.fonts), tuple(cv.texts))
+    return _Block(cv.img, spots, frozenset(cv.fonts), cv.all_texts())
 
 
 @memo(256)
@@ -959,13 +980,17 @@ def _place(cv: _Canvas, block: _Block, x: int, y: int, spots: _Spots) -> None:
     if cv.touched is not None:
         cv.touched.append((x, y, x + block.image.width, y + block.image.height))
     cv.fonts |= block.fonts
-    cv.texts += [(text, _moved(box, x, y)) for text, box in block.texts]
+    if block.texts:
+        cv.texts.append(_Shifted(block.texts, x, y))
     got = block.spots
     for name in ("tokens", "emeralds", "items", "fragments", "reliquary", "decks"):
-        getattr(spots, name).update({k: _moved(b, x, y) for k, b in getattr(got, name).items()})
+        boxes = getattr(got, name)
+        if boxes:
+            getattr(spots, name).update({k: _moved(b, x, y) for k, b in boxes.items()})
     for name in ("bleinas", "markers"):
-        lists = getattr(got, name).items()
-        getattr(spots, name).update({k: [_moved(b, x, y) for b in bs] for k, bs in lists})
+        lists = getattr(got, name)
+        if lists:
+            getattr(spots, name).update({k: [_moved(b, x, y) for b in bs] for k, bs in lists.items()})
     if got.bank is not None:
         spots.bank = _moved(got.bank, x, y)
     if got.played is not None:
@@ -1181,7 +1206,7 @@ def _played_lines(view: dict[str, Any], width: int) -> list[str]:
     if not discard:
         return []
     played = ", ".join(f"{ITEM_WORDS.get(k, k)} {n}" for k, n in discard.items())
-    return sp.wrap(f"Items played: {played}", F, width)[:2]
+    return sp.wrap_head(f"Items played: {played}", F, width, 2)[0]
 
 
 def _movement_line(view: dict[str, Any], width: int) -> str:
@@ -1206,9 +1231,9 @@ def _movement_line(view: dict[str, Any], width: int) -> str:
 def _trade_lines(view: dict[str, Any], names: dict[str, str], width: int) -> list[str]:
     """The trade's terms wrapped for the panel (at most three lines)."""
     terms = _plain(str((view.get("trade") or {}).get("terms", "")), names)
-    lines = sp.wrap(terms, F, width)
-    if len(lines) > 3:
-        lines = [*lines[:2], sp.ellipsize(" ".join(lines[2:]), F, width)]
+    lines, rest = sp.wrap_head(terms, F, width, 3)
+    if rest:  # more than three lines: the third is the rest, cut to fit
+        lines = [*lines[:2], sp.ellipsize(f"{lines[2]} {rest}", F, width)]
     return lines
 
 

@@ -135,27 +135,43 @@ def text_sprite(text: str, size: int, colour: RGB, bold: bool = False) -> Image.
 
 def wrap(text: str, size: int, width: int) -> list[str]:
     """``text`` broken into lines no wider than ``width`` (a long word stays whole)."""
+    return wrap_head(text, size, width)[0]
+
+
+def wrap_head(text: str, size: int, width: int, most: int | None = None) -> tuple[list[str], str]:
+    """The first ``most`` lines of :func:`wrap` (the same lines; all of them when ``most`` is
+    None), and the words after them joined by spaces ("" when there are none): the words after
+    are not measured."""
     lines: list[str] = []
     line = ""
-    for word in text.split():
+    words = text.split()
+    for i, word in enumerate(words):
         trial = f"{line} {word}" if line else word
         if not line or text_width(trial, size) <= width:
             line = trial
-        else:
-            lines.append(line)
-            line = word
+            continue
+        lines.append(line)
+        if len(lines) == most:
+            return lines, " ".join(words[i:])
+        line = word
     if line:
         lines.append(line)
-    return lines
+    return lines, ""
 
 
 def ellipsize(text: str, size: int, width: int) -> str:
-    """``text`` cut with "..." so that it fits in ``width``."""
+    """``text`` cut with "..." so that it fits in ``width``: its longest start that fits with
+    "..." after it (found by halving: a longer start is never narrower)."""
     if text_width(text, size) <= width:
         return text
-    while text and text_width(text + "...", size) > width:
-        text = text[:-1]
-    return text.rstrip() + "..."
+    fits, over = 0, len(text) + 1  # text[:fits] + "..." fits (or fits is 0); text[:over] does not
+    while over - fits > 1:
+        mid = (fits + over) // 2
+        if text_width(text[:mid] + "...", size) <= width:
+            fits = mid
+        else:
+            over = mid
+    return text[:fits].rstrip() + "..."
 
 
 def _shrink(img: Image.Image, size: tuple[int, int]) -> Image.Image:
