@@ -177,15 +177,25 @@ def _blend_lut(colour: sp.RGB, ground: int) -> list[int]:
     return list(pal.indices(strip).tobytes())
 
 
+_SEEN = [0] + [255] * 255
+"""Opacity to mask: every pixel not fully transparent."""
+
+
+def _looked_up(img: Image.Image, table: list[int]) -> Image.Image:
+    """An "L" image through a table of 256 whole numbers (``Image.point`` without its rounding
+    of every entry, which costs more than the look-up on a small sprite)."""
+    return img._new(img.im.point(table, None))
+
+
 @memo(8192)
 def _on_ground(sprite: _Same, ground: int) -> tuple[Image.Image, Image.Image]:
     """A sprite with transparency blended over a ground of one palette entry and mapped onto the
     palette, with the mask of its pixels that are not fully transparent."""
     alpha = sprite.img.getchannel("A")
-    mask = alpha.point(lambda a: 255 if a else 0)
+    mask = _looked_up(alpha, _SEEN)
     colours = sprite.img.convert("RGB").getcolors(1)
     if colours:  # one colour at many opacities (text): a table from opacity to palette entry
-        return alpha.point(_blend_lut(colours[0][1], ground)), mask
+        return _looked_up(alpha, _blend_lut(colours[0][1], ground)), mask
     pal = drawing_palette()
     img = Image.new("RGB", sprite.img.size, pal.ground[ground])
     img.paste(sprite.img, (0, 0), sprite.img)

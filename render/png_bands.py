@@ -6,19 +6,22 @@ encode compresses every row again: that encode was the floor the renderer was me
 against. A palette PNG (as Pillow writes it, and as here) filters no row: each row is a zero byte
 and the row's palette entries, so the picture's data is the concatenation of its rows, and a
 horizontal band of rows can be compressed on its own. Each band of :data:`BAND` rows is
-deflated by a fresh compressor and ended with a full flush (no reference to earlier data, ends on
-a byte), so compressed bands concatenate into one valid deflate stream; the stream's Adler-32 is
-combined from the bands' checksums arithmetically. A band is looked up by its place (the
-picture's width and the band's first row) and used only if its rows are exactly the rows of the
-picture there (a byte comparison, no hash): the PNG decodes to exactly the picture drawn, and
-its bytes depend only on that picture (the same picture gives the same bytes, cached or not).
+deflated by a fresh compressor and ended with a full flush (ends on a byte), so compressed bands
+concatenate into one valid deflate stream; the stream's Adler-32 is combined from the bands'
+checksums arithmetically. A band may refer back to the row just above it (given to its
+compressor as a preset dictionary: in the stream that row is what comes just before the band),
+which keeps most of what a band's fresh start loses (a row is mostly the row above it), but to
+nothing earlier. A band is looked up by its place (the picture's width and the band's first row)
+and used only if its rows and the row above it are exactly those of the picture there (a byte
+comparison, no hash): the PNG decodes to exactly the picture drawn, and its bytes depend only on
+that picture (the same picture gives the same bytes, cached or not).
 
 The file is a valid PNG with the chunks Pillow writes for the same picture (IHDR, PLTE, the
 image data, IEND); only the compressed data differs from Pillow's encoder's: the same deflate
-level, restarted every band, so it is a few per cent larger.
+level, restarted every band (with the row above), so it is about 2 % larger.
 
 Memory: at most :data:`PLACES` band places, :data:`VARIANTS` bands each (the rows and their
-compressed bytes: about 54 KB a band of a 1080 px picture), about 10 MB per drawing process at
+compressed bytes and the row above: about 55 KB a band of a 1080 px picture), about 10 MB per drawing process at
 most (5 MB for a bot whose pictures are all 1080 px wide).
 Thread safety as render/memo.py: a look-up takes no lock; a band is compressed outside any lock
 (zlib releases the GIL, so two threads encode in parallel); storing it takes a lock held for a
@@ -39,15 +42,18 @@ from .memo import memo, on_clear_all
 
 BAND = 48
 """Rows per band: smaller bands compress fewer rows again but compress worse (each starts
-afresh): 48 rows cost as little as 16-32 over a game and the PNG grows by about 3 % (32: 5 %)."""
+afresh) and cost more per band: over an Argoat game 16-48 rows cost the same CPU (the changes
+are spread over the picture's rows), 64 rows more; the PNG grows by about 2 % (32 rows: 3 %)."""
 VARIANTS = 3
 """Bands kept per place (several games' maps drawn in one process keep theirs)."""
 PLACES = 64
 """Band places kept (a 1080 px picture of 1,400 rows has 30; pictures of one width share them)."""
 LEVEL = 3
 """The deflate level (both renderers' ``COMPRESS_LEVEL``, as Pillow's encode of the floor)."""
-MEM_LEVEL = 9
-"""zlib's memory level, as Pillow's PNG encoder uses."""
+MEM_LEVEL = 8
+"""zlib's memory level (Pillow's PNG encoder uses 9): a band is at most a few tens of KB, and the
+smaller hash table a fresh compressor clears and fills makes a band about 10 % cheaper to
+compress for the same size."""
 
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _ZLIB_HEADER = b"\x78\x5e"
@@ -59,10 +65,12 @@ _ADLER_BASE = 65521
 
 @dataclass(frozen=True, slots=True)
 class _Band:
-    """A band of rows: its palette entries, its filtered rows deflated (ended by a full flush),
-    their Adler-32 and length."""
+    """A band of rows: its palette entries, the row above it (its compressor's dictionary; empty
+    for the first band), its filtered rows deflated (ended by a full flush), their Adler-32 and
+    length."""
 
     rows: bytes
+    above: bytes
     deflated: bytes
     adler: int
     size: int
@@ -111,21 +119,30 @@ def _head(width: int, height: int, palette: bytes) -> bytes:
 _IEND = _chunk(b"IEND", b"")
 
 
-def _deflate(rows: bytes, width: int) -> _Band:
-    """A band compressed on its own: each row behind a zero byte (PNG filter "none")."""
+def _deflate(rows: bytes, above: bytes, width: int) -> _Band:
+    """A band compressed on its own but for the row ``above`` it (its dictionary, as the stream
+    has it: behind its zero byte): each row behind a zero byte (PNG filter "none")."""
     view = memoryview(rows)
     filtered = b"\x00" + b"\x00".join([view[i : i + width] for i in range(0, len(rows), width)])
-    packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, MEM_LEVEL)
+    if above:
+        packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, MEM_LEVEL, zdict=b"\x00" + above)
+    else:
+        packer = zlib.compressobj(LEVEL, zlib.DEFLATED, -15, MEM_LEVEL)
     deflated = packer.compress(filtered) + packer.flush(zlib.Z_FULL_FLUSH)
-    return _Band(rows, deflated, zlib.adler32(filtered), len(filtered))
+    return _Band(rows, above, deflated, zlib.adler32(filtered), len(filtered))
 
 
 def _band(place: tuple[int, int], data: bytes, start: int, size: int, width: int) -> _Band:
     """The band of the picture's ``data`` from ``start`` (``size`` bytes) at this place: cached,
     or compressed and stored."""
     kept = _BANDS.get(place, ())  # no lock: one atomic look-up
+    top = max(0, start - width)
     for band in kept:
-        if len(band.rows) == size and data.startswith(band.rows, start):  # the same rows
+        if (
+            len(band.rows) == size
+            and data.startswith(band.rows, start)  # the same rows
+            and data.startswith(band.above, top)  # and the same row above them
+        ):
             _COUNTS[1] += 1
             if band is not kept[0]:
                 _store(place, band)
@@ -135,7 +152,7 @@ def _band(place: tuple[int, int], data: bytes, start: int, size: int, width: int
                 except KeyError:  # dropped by another thread meanwhile: the band is still good
                     pass
             return band
-    band = _deflate(data[start : start + size], width)
+    band = _deflate(data[start : start + size], data[top:start], width)
     _COUNTS[0] += 1
     _store(place, band)
     return band
