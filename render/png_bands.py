@@ -168,11 +168,32 @@ def _store(place: tuple[int, int], band: _Band) -> None:
             _BANDS.popitem(last=False)
 
 
+def pixels(indices: Image.Image) -> bytes:
+    """The picture's bytes, as ``indices.tobytes()`` gives them, read in one piece (``tobytes``
+    reads 64 KB at a time and joins the pieces: twice the copying, and for a picture of 1.5 MB
+    about 0.1 ms more)."""
+    width, height = indices.size
+    if width * height == 0:
+        return b""
+    try:
+        reader = Image._getencoder(indices.mode, "raw", indices.mode)
+    except (AttributeError, OSError):  # Pillow's internals changed: read it as tobytes does
+        return indices.tobytes()
+    try:
+        reader.setimage(indices.im, (0, 0, width, height))
+        _done, status, data = reader.encode(width * height + 1)
+    finally:
+        reader.cleanup()
+    if status != 1 or len(data) != width * height:  # not the whole picture at once
+        return indices.tobytes()
+    return bytes(data)
+
+
 def png_bytes(indices: Image.Image, palette: bytes) -> bytes:
     """A palette PNG of ``indices`` (an "L" or "P" image of palette entries) with ``palette``
     (RGB triples), from cached bands where the picture's rows are the same."""
     width, height = indices.size
-    data = indices.tobytes()
+    data = pixels(indices)
     parts = [_ZLIB_HEADER]
     adler = 1
     step, end = BAND * width, width * height
@@ -182,4 +203,9 @@ def png_bytes(indices: Image.Image, palette: bytes) -> bytes:
         adler = adler_combine(adler, band.adler, band.size)
     parts.append(_END)
     parts.append(struct.pack(">I", adler))
-    return _head(width, height, palette) + _chunk(b"IDAT", b"".join(parts)) + _IEND
+    crc = zlib.crc32(b"IDAT")
+    for part in parts:
+        crc = zlib.crc32(part, crc)
+    size = sum(len(part) for part in parts)
+    head = _head(width, height, palette) + struct.pack(">I", size) + b"IDAT"
+    return b"".join([head, *parts, struct.pack(">I", crc), _IEND])
