@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,7 +26,7 @@ from PIL import Image, ImageDraw
 from . import argoat_sprites as sp
 from .argoat_marks import Changes, changes, deck_empty
 from .argoat_palette import Palette, drawing_palette
-from .memo import memo
+from .memo import memo, on_clear_all
 from .png_bands import png_bytes
 
 WIDTH = 1080
@@ -152,17 +153,52 @@ class _Same:
         return isinstance(other, _Same) and other.img is self.img
 
 
-@memo(2048)
-def _opaque(sprite: _Same) -> bool:
-    """Whether an RGBA sprite has no transparent pixel (it covers whatever lies under it)."""
-    low, _high = sprite.img.getchannel("A").getextrema()
-    return low == 255
+class _Sprite:
+    """What pasting a sprite on the palette needs, kept with the sprite: its size, whether it
+    covers what lies under it (then its palette entries), and the ground it was last blended
+    over with that blend (most sprites land on one ground again and again)."""
+
+    __slots__ = ("img", "w", "h", "mapped", "last")
+
+    def __init__(self, img: Image.Image) -> None:
+        self.img = img  # kept alive while this is kept: its id is not reused meanwhile
+        self.w, self.h = img.size
+        opaque = img.mode != "RGBA" or img.getchannel("A").getextrema()[0] == 255
+        self.mapped: Any = drawing_palette().indices(img.convert("RGB")).im if opaque else None
+        """The opaque sprite's palette entries (Pillow's image core), else None."""
+        self.last: tuple[int, Any, Any] = (-1, None, None)
+        """The ground it was last blended over, the blend and its mask (image cores); one
+        attribute, replaced whole, so another thread never reads half of it."""
 
 
-@memo(1024)
-def _mapped(sprite: _Same) -> Image.Image:
-    """An opaque sprite mapped onto the palette (its palette entries, an "L" image)."""
-    return drawing_palette().indices(sprite.img.convert("RGB"))
+SPRITES = 4096
+"""How many sprites' palette versions are kept (the sprite caches hold fewer)."""
+_SPRITES: OrderedDict[int, _Sprite] = OrderedDict()
+
+
+def _sprite(img: Image.Image) -> _Sprite:
+    """The palette version of a sprite (a cached image: the same object every time it is asked
+    for), made the first time. As render/memo.py: a look-up takes no lock (a sprite made twice
+    by two threads at once is the same)."""
+    key = id(img)
+    got = _SPRITES.get(key)
+    if got is not None and got.img is img:
+        try:  # noqa: SIM105 (as render/memo.py)
+            _SPRITES.move_to_end(key)
+        except KeyError:  # dropped by another thread meanwhile: still good
+            pass
+        return got
+    got = _Sprite(img)
+    _SPRITES[key] = got
+    while len(_SPRITES) > SPRITES:
+        try:
+            _SPRITES.popitem(last=False)
+        except KeyError:  # emptied by another thread meanwhile
+            break
+    return got
+
+
+on_clear_all(_SPRITES.clear)
 
 
 @memo(256)
@@ -280,14 +316,18 @@ class _Canvas:
     def paste(self, sprite: Image.Image, x: int, y: int) -> None:
         """Paste a sprite (blended where it is transparent). Sprites are cached images: their
         palette versions are cached with them."""
-        if self.touched is not None:
-            self.touched.append((x, y, x + sprite.width, y + sprite.height))
         if self.pal is None:
+            if self.touched is not None:
+                self.touched.append((x, y, x + sprite.width, y + sprite.height))
             self.img.paste(sprite, (x, y), sprite if sprite.mode == "RGBA" else None)
-        elif sprite.mode != "RGBA" or _opaque(_Same(sprite)):
-            self.img.paste(_mapped(_Same(sprite)), (x, y))
+            return
+        got = _sprite(sprite)
+        if self.touched is not None:
+            self.touched.append((x, y, x + got.w, y + got.h))
+        if got.mapped is not None:  # Pillow's image core: the same paste, without its wrapper
+            self.img.im.paste(got.mapped, (x, y, x + got.w, y + got.h))
         else:
-            self._blend(sprite, x, y)
+            self._blend(got, x, y)
 
     def all_texts(self) -> tuple[tuple[str, Box], ...]:
         """Every line of text drawn, with its box, in the order drawn."""
@@ -307,20 +347,23 @@ class _Canvas:
         img.putpalette(self.pal.flat)
         return img
 
-    def _blend(self, sprite: Image.Image, x: int, y: int) -> None:
-        right, bottom = min(x + sprite.width, self.img.width), min(y + sprite.height, self.img.height)
-        box = (max(x, 0), max(y, 0), right, bottom)
+    def _blend(self, got: _Sprite, x: int, y: int) -> None:
+        core = self.img.im  # Pillow's image core: the same crop and paste, without their wrappers
+        width, height = core.size
+        box = (max(x, 0), max(y, 0), min(x + got.w, width), min(y + got.h, height))
         if box[0] >= box[2] or box[1] >= box[3]:
             return
-        core = self.img.im  # Pillow's image core: the same crop and paste, without their wrappers
         low, high = core.crop(box).getextrema()
         if low == high:  # one ground: the blend is cached
-            mapped, mask = _on_ground(_Same(sprite), low)
-            core.paste(mapped.im, (x, y, x + sprite.width, y + sprite.height), mask.im)
+            last = got.last
+            if last[0] != low:
+                mapped, mask = _on_ground(_Same(got.img), low)
+                got.last = last = (low, mapped.im, mask.im)
+            core.paste(last[1], (x, y, x + got.w, y + got.h), last[2])
             return
         under = self.img.crop(box)  # the same sprite often lands on the same mixed ground
         offset = (x - box[0], y - box[1])
-        self.img.paste(_on_grounds(_Same(sprite), under.size, offset, under.tobytes()), box[:2])
+        self.img.paste(_on_grounds(_Same(got.img), under.size, offset, under.tobytes()), box[:2])
 
     def text(self, text: str, x: int, y: int, size: int, colour: sp.RGB, bold: bool = False) -> int:
         """Draw one line with its left at ``x``; return the x after it."""
