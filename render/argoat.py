@@ -27,7 +27,7 @@ from . import argoat_sprites as sp
 from .argoat_marks import Changes, changes, deck_empty
 from .argoat_palette import Palette, drawing_palette
 from .memo import memo, on_clear_all
-from .png_bands import png_bytes
+from .png_bands import pixels, png_bytes
 
 WIDTH = 1080
 """Width of the picture (wider only for a map of more than thirteen columns)."""
@@ -361,9 +361,9 @@ class _Canvas:
                 got.last = last = (low, mapped.im, mask.im)
             core.paste(last[1], (x, y, x + got.w, y + got.h), last[2])
             return
-        under = self.img.crop(box)  # the same sprite often lands on the same mixed ground
-        offset = (x - box[0], y - box[1])
-        self.img.paste(_on_grounds(_Same(got.img), under.size, offset, under.tobytes()), box[:2])
+        under = pixels(self.img._new(core.crop(box)))  # the same sprite often lands on one mixed ground
+        size, offset = (box[2] - box[0], box[3] - box[1]), (x - box[0], y - box[1])
+        core.paste(_on_grounds(_Same(got.img), size, offset, under).im, box)
 
     def text(self, text: str, x: int, y: int, size: int, colour: sp.RGB, bold: bool = False) -> int:
         """Draw one line with its left at ``x``; return the x after it."""
@@ -903,7 +903,19 @@ def _paste_plates(
     something covers them."""
     cw, ch = lay.card_w, CELL_H - GAP
     touched = cv.touched
+    near: dict[tuple[int, int], list[Box]] | None = None
+    if touched is not None:  # what was drawn since the map's block, by the cells it reaches
+        near = {}
+        for box in touched:
+            cols = range((box[0] - lay.map_x) // lay.cell_w, (box[2] - 1 - lay.map_x) // lay.cell_w + 1)
+            for r in range((box[1] - lay.map_y) // CELL_H, (box[3] - 1 - lay.map_y) // CELL_H + 1):
+                for c in cols:
+                    near.setdefault((lay.min_x + c, lay.max_y - r), []).append(box)
     for row in frontiers:
+        if near is not None:
+            touched = near.get((row[0], row[1]))  # a plate lies in its cell: only these may cover it
+            if touched is None:
+                continue
         n = pieces.get((row[0], row[1]), 0)
         if n > _per_row(n, cw - 4):
             continue

@@ -183,6 +183,12 @@ class Palette:
         return [v for i in range(256) for v in self.ground.get(i, (0, 0, 0))]
 
     @functools.cached_property
+    def ground_bands(self) -> tuple[list[int], list[int], list[int]]:
+        """Each entry's ground colour, red, green and blue apart (tables of 256)."""
+        flat = self.ground_flat
+        return flat[0::3], flat[1::3], flat[2::3]
+
+    @functools.cached_property
     def plte(self) -> bytes:
         """The palette as a PNG's PLTE chunk holds it (RGB triples, at most 256)."""
         return bytes(self.flat[: 3 * min(256, len(self.flat) // 3)])
@@ -194,9 +200,9 @@ class Palette:
 
     def as_drawn(self, indices: Image.Image) -> Image.Image:
         """An "L" image of palette entries in RGB, each entry in its ground colour."""
-        img = Image.frombytes("P", indices.size, indices.tobytes())
-        img.putpalette(self.ground_flat)
-        return img.convert("RGB")
+        core = indices.im  # through Pillow's image core: three look-ups, no palette to attach
+        red, green, blue = (indices._new(core.point(table, None)) for table in self.ground_bands)
+        return Image.merge("RGB", (red, green, blue))
 
     def index(self, colour: sp.RGB) -> int:
         """The palette entry a pixel of ``colour`` is mapped to."""
