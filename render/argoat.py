@@ -1271,7 +1271,7 @@ def _played_lines(view: dict[str, Any], width: int) -> list[str]:
     if not discard:
         return []
     played = ", ".join(f"{ITEM_WORDS.get(k, k)} {n}" for k, n in discard.items())
-    return sp.wrap_head(f"Items played: {played}", F, width, 2)[0]
+    return list(_wrapped(f"Items played: {played}", width, 2, False))
 
 
 def _movement_line(view: dict[str, Any], width: int) -> str:
@@ -1295,11 +1295,18 @@ def _movement_line(view: dict[str, Any], width: int) -> str:
 
 def _trade_lines(view: dict[str, Any], names: dict[str, str], width: int) -> list[str]:
     """The trade's terms wrapped for the panel (at most three lines)."""
-    terms = _plain(str((view.get("trade") or {}).get("terms", "")), names)
-    lines, rest = sp.wrap_head(terms, F, width, 3)
-    if rest:  # more than three lines: the third is the rest, cut to fit
-        lines = [*lines[:2], sp.ellipsize(f"{lines[2]} {rest}", F, width)]
-    return lines
+    return list(_wrapped(_plain(str((view.get("trade") or {}).get("terms", "")), names), width, 3, True))
+
+
+@memo(64)
+def _wrapped(text: str, width: int, most: int, cut: bool) -> tuple[str, ...]:
+    """The first ``most`` lines of ``text`` wrapped at 18 px in ``width``; with ``cut``, when
+    it takes more, the last line is the rest cut to fit with "...". (The panel's texts change
+    seldom from one map to the next: each is wrapped once.)"""
+    lines, rest = sp.wrap_head(text, F, width, most)
+    if rest and cut:
+        lines = [*lines[:-1], sp.ellipsize(f"{lines[-1]} {rest}", F, width)]
+    return tuple(lines)
 
 
 def _drawn_card(view: dict[str, Any]) -> tuple[str, tuple[str, ...], bool, str | None, str] | None:
