@@ -169,3 +169,29 @@ def test_a_band_in_use_is_not_the_one_dropped() -> None:
         built = png_bands.counts()[0]
         png_bands.png_bytes(hot, PALETTE)
         assert png_bands.counts()[0] == built  # taken from the cache every time
+
+
+def test_a_band_is_taken_from_the_cache_only_under_the_same_row() -> None:
+    """A band is compressed with the row above it as its dictionary (it may copy from that
+    row): a cached band is taken again only when that row is the same too, else the PNG would
+    decode to the changed row's bytes where the band copied the old ones."""
+    png_bands.clear()
+    width, band = 200, png_bands.BAND
+    img = _picture(width, 3 * band, 8)
+    last = img.crop((0, band - 1, width, band))  # the second band: rows like the first band's last
+    for y in range(band, 2 * band):
+        img.paste(last, (0, y))
+    png_bands.png_bytes(img, PALETTE)
+    built, reused = png_bands.counts()
+    changed = img.copy()
+    changed.paste(Image.frombytes("L", (width, 1), random.Random(9).randbytes(width)), (0, band - 1))
+    png = png_bands.png_bytes(changed, PALETTE)
+    assert _decoded(png).tobytes() == changed.tobytes() != img.tobytes()
+    assert png_bands.counts() == (built + 2, reused + 1)  # the changed band and the one under it
+
+
+def test_pixels_are_the_pictures_bytes() -> None:
+    rng = random.Random(4)
+    for mode, size in (("L", (1080, 1382)), ("P", (33, 7)), ("L", (1, 1)), ("RGB", (50, 3)), ("L", (0, 5))):
+        img = Image.frombytes(mode, size, rng.randbytes(size[0] * size[1] * len(mode)))
+        assert png_bands.pixels(img) == img.tobytes(), (mode, size)
