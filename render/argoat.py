@@ -158,7 +158,7 @@ class _Sprite:
     covers what lies under it (then its palette entries), and the ground it was last blended
     over with that blend (most sprites land on one ground again and again)."""
 
-    __slots__ = ("img", "w", "h", "mapped", "last")
+    __slots__ = ("h", "img", "last", "mapped", "w")
 
     def __init__(self, img: Image.Image) -> None:
         self.img = img  # kept alive while this is kept: its id is not reused meanwhile

@@ -20,9 +20,9 @@ The file is a valid PNG with the chunks Pillow writes for the same picture (IHDR
 image data, IEND); only the compressed data differs from Pillow's encoder's: the same deflate
 level, restarted every band (with the row above), so it is about 2 % larger.
 
-Memory: at most :data:`PLACES` band places, :data:`VARIANTS` bands each (the rows and their
-compressed bytes and the row above: about 55 KB a band of a 1080 px picture), about 10 MB per drawing process at
-most (5 MB for a bot whose pictures are all 1080 px wide).
+Memory: at most :data:`PLACES` band places, :data:`VARIANTS` bands each (the rows, the row above
+and their compressed bytes: about 55 KB a band of a 1080 px picture), about 10 MB per drawing
+process at most (5 MB for a bot whose pictures are all 1080 px wide).
 Thread safety as render/memo.py: a look-up takes no lock; a band is compressed outside any lock
 (zlib releases the GIL, so two threads encode in parallel); storing it takes a lock held for a
 few dictionary operations.
