@@ -1041,9 +1041,10 @@ def _moved(box: Box, x: int, y: int) -> Box:
 
 def _place(cv: _Canvas, block: _Block, x: int, y: int, spots: _Spots) -> None:
     """Paste a block drawn on its own at (x, y), with its fonts, texts and spots."""
-    cv.img.paste(block.image, (x, y))
+    w, h = block.image.size
+    cv.img.im.paste(block.image.im, (x, y, x + w, y + h))  # Pillow's image core: no wrapper
     if cv.touched is not None:
-        cv.touched.append((x, y, x + block.image.width, y + block.image.height))
+        cv.touched.append((x, y, x + w, y + h))
     cv.fonts |= block.fonts
     if block.texts:
         cv.texts.append(_Shifted(block.texts, x, y))
