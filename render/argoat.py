@@ -171,8 +171,10 @@ class _Sprite:
         attribute, replaced whole, so another thread never reads half of it."""
 
 
-SPRITES = 4096
-"""How many sprites' palette versions are kept (the sprite caches hold fewer)."""
+SPRITES = 2048
+"""How many sprites' palette versions are kept (as many as the memos they replace kept: a
+sprite, at most 100 x 112 px, its palette entries when opaque and its last blend; two whole
+games use about 1,300)."""
 _SPRITES: OrderedDict[int, _Sprite] = OrderedDict()
 
 
