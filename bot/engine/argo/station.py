@@ -177,7 +177,7 @@ def _open_entry(
     return need, around
 
 
-SHARED_LAYOUTS: Final = 512
+SHARED_LAYOUTS: Final = 128
 """How many grown layouts' caches one game's copies keep for each other (see :func:`built`)."""
 
 
