@@ -1,5 +1,5 @@
-"""A search's copies of an Argo game (``determinize``) tell nothing but play exactly as the game,
-and copies that build the same tile on the same spot share that layout's cache."""
+"""A search's copies of an Argo game (``determinize``) tell nothing and take nothing back, but play
+exactly as the game; copies that build the same tile on the same spot share that layout's cache."""
 
 from __future__ import annotations
 
@@ -14,12 +14,17 @@ from bot.engine.core import SYSTEM, TIMEOUT
 
 
 def _state(game: ArgoGame) -> str:
-    """The whole state, the words of an unfinished choice left out (a quiet copy has none)."""
+    """The whole state but what a quiet copy leaves out: the words of an unfinished choice and
+    the undo snapshot and log."""
     data = game.to_json()
-    for holder in (data, data.get("undo_base") or {}):
-        if holder.get("pending"):
-            holder["pending"] = {**holder["pending"], "text": ""}
+    if data.get("pending"):
+        data["pending"] = {**data["pending"], "text": ""}
+    del data["undo_base"], data["undo_log"]
     return json.dumps(data, sort_keys=True)
+
+
+def _moves(game: ArgoGame, player: str) -> list[Any]:
+    return [a for a in game.legal_actions(player) if a["type"] != "undo"]
 
 
 def _step(rng: random.Random, game: ArgoGame) -> tuple[str, Any] | None:
@@ -45,7 +50,7 @@ def test_a_quiet_copy_plays_exactly_as_the_game_and_tells_nothing(seed: int) -> 
             game.apply(*step)
     quiet = game.determinize(game.players[0], random.Random(seed))
     telling = ArgoGame.from_json(quiet.to_json())  # the same world, as a game that tells
-    told = 0
+    told = undos = 0
     for _ in range(3000):
         step = _step(rng, telling)
         if step is None:
@@ -55,7 +60,9 @@ def test_a_quiet_copy_plays_exactly_as_the_game_and_tells_nothing(seed: int) -> 
         told += len(events)
         assert _state(quiet) == _state(telling)
         for player in telling.players:
-            assert quiet.legal_actions(player) == telling.legal_actions(player)
+            assert _moves(quiet, player) == _moves(telling, player)
+            assert all(a["type"] != "undo" for a in quiet.legal_actions(player))
+            undos += any(a["type"] == "undo" for a in telling.legal_actions(player))
         prompt, said = quiet.prompt(), telling.prompt()
         assert (prompt is None) == (said is None)
         if prompt is not None and said is not None:
@@ -63,7 +70,8 @@ def test_a_quiet_copy_plays_exactly_as_the_game_and_tells_nothing(seed: int) -> 
             assert prompt.text == ""
             assert said.text
     assert quiet.result() == telling.result() is not None
-    assert told > 0
+    assert told > 0 and undos > 0
+    assert quiet.st.undo_base is None and quiet.st.undo_log == []
     assert quiet.view(None) == telling.view(None)
 
 

@@ -119,8 +119,8 @@ class ArgoGame(Game):
         self._cache: dict[Any, Any] = {}
         self._revealed = False
         self._tell = True
-        """False for a copy made to look ahead (see :meth:`determinize`): it records no events
-        and words no prompts, which only people read."""
+        """False for a copy made to look ahead (see :meth:`determinize`): it records no events,
+        words no prompts and keeps no undo snapshot."""
 
     # ----- creation and storage -------------------------------------------------------------
 
@@ -219,9 +219,10 @@ class ArgoGame(Game):
         only on the public state and on ``rng``. Argo hides nothing from one player that another
         sees, so ``player`` changes nothing.
 
-        The copy is for looking ahead, so it tells nothing: its ``apply`` returns no events and
-        its prompts carry no text (it plays exactly as the game would: only the words are left
-        out, which are most of the cost of an action that nobody reads)."""
+        The copy is for looking ahead, so it tells nothing and takes nothing back: its ``apply``
+        returns no events, its prompts carry no text, and it keeps no undo snapshot (so it never
+        offers ``undo``). Otherwise it plays exactly as the game would; what it leaves out is much
+        of the cost of an action that nobody reads."""
         game = type(self)(self.st.copy())
         game._tell = False
         # What does not depend on the stack's order is worked out once for every such copy: the
@@ -237,16 +238,8 @@ class ArgoGame(Game):
         rng.shuffle(stack)
         st.stack = stack
         st.rng = rng.randrange(1 << 64)
-        # The undo snapshot was taken at the last barrier; every reveal is a barrier, so its
-        # stack holds the same tiles as now: it gets the same new order.
-        base = st.undo_base
-        if isinstance(base, State):
-            base = base.copy()
-            base.stack = list(stack)
-            base.rng = st.rng
-            st.undo_base = base
-        elif base is not None:
-            st.undo_base = {**base, "stack": list(stack), "rng": st.rng}
+        st.undo_base = None
+        st.undo_log = []
         return game
 
     @property
@@ -510,7 +503,7 @@ class ArgoGame(Game):
         st = self.st
         if barrier or self._revealed or st.turn != turn_before or st.active != active_before:
             self._new_base()
-        elif not self.st.finished:
+        elif not self.st.finished and self._tell:
             self.st.undo_log = [*self.st.undo_log, [action, was_top]]
         return events
 
@@ -835,7 +828,8 @@ class ArgoGame(Game):
         st = self.st
         st.undo_base = None
         st.undo_log = []
-        st.undo_base = st.copy()  # a snapshot: nothing changes it; to_json writes it out
+        if self._tell:  # a quiet copy takes nothing back
+            st.undo_base = st.copy()  # a snapshot: nothing changes it; to_json writes it out
 
     def _drop_pending_log(self) -> None:
         log = self.st.undo_log
