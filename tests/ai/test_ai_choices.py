@@ -118,15 +118,20 @@ def test_the_search_draws_its_expansions_as_randrange_would():
 
 
 def test_the_generator_under_random_random_draws_as_random_random():
-    """The search seeds its worlds' ``Draws`` with ``_random.Random(seed)`` (the C generator that
-    ``random.Random`` is built on): the same numbers as ``random.Random(seed)``."""
+    """The search seeds its worlds' ``Draws`` with ``_random.Random`` (the C generator that
+    ``random.Random`` is built on), one generator seeded anew for each world: the same numbers as
+    ``random.Random(seed)``."""
+    reused = Draws(_random.Random(0))
     for seed in (0, 1, 5, 2**32 - 1, 2**32, 2**63 + 5, 2**64 - 1):
-        mine, theirs = Draws(_random.Random(seed)), random.Random(seed)
-        a, b = list(range(30)), list(range(30))
-        mine.shuffle(a)
-        theirs.shuffle(b)
-        assert a == b
-        assert [mine.randrange(1 << 64) for _ in range(5)] == [theirs.randrange(1 << 64) for _ in range(5)]
+        reused.rng.seed(seed)
+        for mine in (Draws(_random.Random(seed)), reused):
+            theirs = random.Random(seed)
+            a, b = list(range(30)), list(range(30))
+            mine.shuffle(a)
+            theirs.shuffle(b)
+            assert a == b
+            draws = [mine.randrange(1 << 64) for _ in range(5)]
+            assert draws == [theirs.randrange(1 << 64) for _ in range(5)]
 
 
 def test_the_searched_worlds_are_drawn_as_with_random_random():

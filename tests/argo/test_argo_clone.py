@@ -83,8 +83,8 @@ def test_determinize_keeps_the_public_view_and_the_stack_contents():
             assert copy.view(player) == game.view(player)
             assert Counter(copy.st.stack) == Counter(game.st.stack)
             assert copy.st.display == game.st.display
-            for p in game.players:
-                assert copy.legal_actions(p) == game.legal_actions(p)
+            for p in game.players:  # the same choices, but a copy to look ahead never takes back
+                assert copy.legal_actions(p) == [a for a in game.legal_actions(p) if a["type"] != "undo"]
 
 
 def test_determinize_redraws_the_stack_order():

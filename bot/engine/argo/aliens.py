@@ -62,12 +62,13 @@ def move_alien(ctx: Ctx, src: int, dst: int) -> None:
     ident = _alien_id(ctx, src)
     st.aliens = tuple(t for t in st.aliens if t != src)
     del ctx.alien_ids[src]
-    ctx.emit(
-        f"{who(st, ctx.actor)} moves the Alien from {place(st, src)} to {place(st, dst)}.",
-        "alien",
-        frm=src,
-        to=dst,
-    )
+    if ctx.tell:
+        ctx.emit(
+            f"{who(st, ctx.actor)} moves the Alien from {place(st, src)} to {place(st, dst)}.",
+            "alien",
+            frm=src,
+            to=dst,
+        )
     _alien_enters(ctx, ident, dst, came_from=src)
 
 
@@ -88,13 +89,14 @@ def _alien_enters(ctx: Ctx, ident: AlienId, tile: int, came_from: int) -> None:
             check=lambda o: _alien_can_enter(st, other, o["to"], tile, placed, pushed),
         )
         target = choice["to"]
-        ctx.emit(
-            f"The Alien in {place(st, tile)} is pushed to {place(st, target)}.",
-            "alien",
-            frm=tile,
-            to=target,
-            pushed=True,
-        )
+        if ctx.tell:
+            ctx.emit(
+                f"The Alien in {place(st, tile)} is pushed to {place(st, target)}.",
+                "alien",
+                frm=tile,
+                to=target,
+                pushed=True,
+            )
         ctx.alien_ids[tile] = ident
         _alien_enters(ctx, other, target, came_from=tile)
         alien_arrives(ctx, tile)  # after the chain, so no Alien is ever off the board

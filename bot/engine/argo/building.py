@@ -53,7 +53,7 @@ def build(ctx: Ctx, action: Action) -> None:
     cell = (action["cell"][0], action["cell"][1])
     before = st.geo
     st.place(tile, cell, action["rot"])
-    station.grown(st, before, tile)
+    station.built(st, before, tile)
     info = TILES[tile]
     st.own_supply()
     if info.kind == POD:
@@ -65,14 +65,15 @@ def build(ctx: Ctx, action: Action) -> None:
             ctx.revealed = True
         else:
             st.display.pop(index)
-    ctx.emit(
-        f"{who(st, ctx.actor)} builds {place(st, tile)}.",
-        "build",
-        tile=tile,
-        cell=list(cell),
-        rot=action["rot"],
-    )
-    if ctx.revealed:
+    if ctx.tell:
+        ctx.emit(
+            f"{who(st, ctx.actor)} builds {place(st, tile)}.",
+            "build",
+            tile=tile,
+            cell=list(cell),
+            rot=action["rot"],
+        )
+    if ctx.revealed and ctx.tell:
         ctx.emit(
             f"{printed_name(st.display[index])} is turned face up.",
             "reveal",
@@ -81,8 +82,10 @@ def build(ctx: Ctx, action: Action) -> None:
         )
     if info.alien and len(st.aliens) < MAX_ALIENS:
         st.aliens = tuple(sorted((*st.aliens, tile)))
-        ctx.emit(f"An Alien appears in {place(st, tile)}.", "alien", to=tile, new=True)
+        if ctx.tell:
+            ctx.emit(f"An Alien appears in {place(st, tile)}.", "alien", to=tile, new=True)
     st.phase = "actions"
     if not supply_left(st) and st.final_turns is None:
         st.final_turns = st.n + 1
-        ctx.emit("That was the last tile: this turn ends, then everyone plays one more turn.", "final")
+        if ctx.tell:
+            ctx.emit("That was the last tile: this turn ends, then everyone plays one more turn.", "final")

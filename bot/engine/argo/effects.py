@@ -70,10 +70,11 @@ class Ctx:
         "pushed",
         "revealed",
         "st",
+        "tell",
         "tm",
     )
 
-    def __init__(self, st: State, actor: int, choices: list[Action], tm: bool) -> None:
+    def __init__(self, st: State, actor: int, choices: list[Action], tm: bool, tell: bool = True) -> None:
         self.st = st
         self.actor = actor
         self.choices = choices
@@ -84,6 +85,9 @@ class Ctx:
         self.alien_pushed: set[int] = set()
         self.revealed = False
         self.tm = tm
+        self.tell = tell
+        """Whether events are recorded (``emit`` is only called when it is: their texts are
+        not even put together for a search's copy of the game, which nobody reads)."""
 
     def choose(
         self,
@@ -106,7 +110,7 @@ class Ctx:
             self.i += 1
             return choice
         if not isinstance(text, str):
-            text = text()
+            text = text() if self.tell else ""
         feasible = None if check is None else [o for o in options if check(o)]
         raise NeedDecision(options, text, safe, checked, feasible)
 
@@ -141,7 +145,8 @@ def _end_game(ctx: Ctx, reason: str, aliens_win: bool = False) -> None:
     st.pending = None
     st.window = None
     st.hold = None
-    ctx.emit(f"The game ends: {reason}", "end", reason=reason, aliens_win=aliens_win)
+    if ctx.tell:
+        ctx.emit(f"The game ends: {reason}", "end", reason=reason, aliens_win=aliens_win)
     raise GameOver()
 
 
@@ -155,17 +160,20 @@ def kill_astronaut(ctx: Ctx, aid: int, how: str) -> None:
     st.own_track()
     st.track.append(aid)
     data: dict[str, Any] = {"victim": aid, "tile": tile}
-    text = f"{astro(st, aid)} {how}."
+    points = 0
     if owner(aid) != ctx.actor:
         points = 2 if role(aid) == CHIEF else 1
         data.update(ctx.score(ctx.actor, points))
-        text += f" {who(st, ctx.actor)} scores {points}."
     score = st.alien_score()
-    if score is not None:
-        text += f" The Aliens' score is now {score}."
-    else:
-        text += " Every slot of the Alien track now holds a dead Astronaut: the track is full."
-    ctx.emit(text, "kill", **data)
+    if ctx.tell:
+        text = f"{astro(st, aid)} {how}."
+        if points:
+            text += f" {who(st, ctx.actor)} scores {points}."
+        if score is not None:
+            text += f" The Aliens' score is now {score}."
+        else:
+            text += " Every slot of the Alien track now holds a dead Astronaut: the track is full."
+        ctx.emit(text, "kill", **data)
     if score is None:
         _end_game(ctx, "the Alien track is full. The Aliens win!", aliens_win=True)
 
@@ -175,13 +183,14 @@ def kill_alien(ctx: Ctx, tile: int, how: str) -> None:
     st = ctx.st
     st.aliens = tuple(t for t in st.aliens if t != tile)
     data = ctx.score(ctx.actor, 1)
-    ctx.emit(
-        f"The Alien in {place(st, tile)} {how}. {who(st, ctx.actor)} scores 1.",
-        "kill",
-        victim="alien",
-        tile=tile,
-        **data,
-    )
+    if ctx.tell:
+        ctx.emit(
+            f"The Alien in {place(st, tile)} {how}. {who(st, ctx.actor)} scores 1.",
+            "kill",
+            victim="alien",
+            tile=tile,
+            **data,
+        )
 
 
 def launch(ctx: Ctx, pod: int, why: str) -> None:
@@ -190,13 +199,16 @@ def launch(ctx: Ctx, pod: int, why: str) -> None:
     seats = TILES[pod].seats
     occupants = st.occ.get(pod, ())
     st.own_escapes()
-    ctx.emit(f"{place(st, pod).capitalize()} takes off {why}.", "launch", pod=pod, occupants=list(occupants))
+    if ctx.tell:
+        text = f"{place(st, pod).capitalize()} takes off {why}."
+        ctx.emit(text, "launch", pod=pod, occupants=list(occupants))
     for seat_index, aid in enumerate(occupants):
         points = seats[seat_index] * (2 if role(aid) == CHIEF else 1)
         st.loc[aid] = ESCAPED
         st.escaped[owner(aid)] += 1
         data = ctx.score(owner(aid), points)
-        ctx.emit(f"{astro(st, aid)} escapes and scores {points}.", "score", astronaut=aid, **data)
+        if ctx.tell:
+            ctx.emit(f"{astro(st, aid)} escapes and scores {points}.", "score", astronaut=aid, **data)
     st.launched.append([pod, list(occupants)])
     st.remove(pod)
     if not st.pod_stack and not any(TILES[t].kind == POD for t in st.pos):
@@ -224,6 +236,6 @@ def kill_choice(ctx: Ctx, tile: int, safe: bool) -> None:
     pool = [a for a in victims if role(a) != GRUNT] or grunts
     options = [{"type": "kill", "astronaut": a} for a in pool]
     choice = ctx.choose(
-        options, f"{who(st, ctx.actor)}: choose whom the Alien in {place(st, tile)} kills.", safe
+        options, lambda: f"{who(st, ctx.actor)}: choose whom the Alien in {place(st, tile)} kills.", safe
     )
     kill_astronaut(ctx, choice["astronaut"], f"is killed by the Alien in {place(st, tile)}")

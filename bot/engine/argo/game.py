@@ -118,6 +118,9 @@ class ArgoGame(Game):
         self.st = st
         self._cache: dict[Any, Any] = {}
         self._revealed = False
+        self._tell = True
+        """False for a copy made to look ahead (see :meth:`determinize`): it records no events,
+        words no prompts and keeps no undo snapshot."""
 
     # ----- creation and storage -------------------------------------------------------------
 
@@ -205,6 +208,7 @@ class ArgoGame(Game):
         # (cached values are never changed in place, but for the push memo, which only grows
         # with answers that hold for both).
         game._cache = self._cache.copy()
+        game._tell = self._tell
         return game
 
     def determinize(self, player: str, rng: RandomSource) -> Self:
@@ -213,8 +217,14 @@ class ArgoGame(Game):
 
         The stack is put in a canonical order (sorted) before it is shuffled, so the copy depends
         only on the public state and on ``rng``. Argo hides nothing from one player that another
-        sees, so ``player`` changes nothing."""
+        sees, so ``player`` changes nothing.
+
+        The copy is for looking ahead, so it tells nothing and takes nothing back: its ``apply``
+        returns no events, its prompts carry no text, and it keeps no undo snapshot (so it never
+        offers ``undo``). Otherwise it plays exactly as the game would; what it leaves out is much
+        of the cost of an action that nobody reads."""
         game = type(self)(self.st.copy())
+        game._tell = False
         # What does not depend on the stack's order is worked out once for every such copy: the
         # prompt, the phase's options and the push memo.
         cache = self._cache
@@ -228,16 +238,8 @@ class ArgoGame(Game):
         rng.shuffle(stack)
         st.stack = stack
         st.rng = rng.randrange(1 << 64)
-        # The undo snapshot was taken at the last barrier; every reveal is a barrier, so its
-        # stack holds the same tiles as now: it gets the same new order.
-        base = st.undo_base
-        if isinstance(base, State):
-            base = base.copy()
-            base.stack = list(stack)
-            base.rng = st.rng
-            st.undo_base = base
-        elif base is not None:
-            st.undo_base = {**base, "stack": list(stack), "rng": st.rng}
+        st.undo_base = None
+        st.undo_log = []
         return game
 
     @property
@@ -257,10 +259,11 @@ class ArgoGame(Game):
         """Who must decide what now; Time Machine holders appear in ``others``."""
         cache = self._cache
         if "prompt" not in cache:
-            cache["prompt"] = self._prompt()
+            cache["prompt"] = self._prompt(self._tell)
         return cache["prompt"]
 
-    def _prompt(self) -> Prompt | None:
+    def _prompt(self, tell: bool) -> Prompt | None:
+        """The prompt; without ``tell``, without its text (for a quiet copy)."""
         st = self.st
         if st.finished:
             return None
@@ -271,17 +274,22 @@ class ArgoGame(Game):
             return Prompt(st.players[p["seat"]], p["text"], others, label)
         if st.hold is not None:
             waiting = tuple(st.players[s] for s in self._waiting())
-            names = ", ".join(player_ref(p) for p in waiting)
+            text = ""
+            if tell:
+                names = ", ".join(player_ref(p) for p in waiting)
+                text = (
+                    f"Time Machine: waiting for {names} to interrupt or pass before "
+                    f"{who(st, st.active)} goes on."
+                )
             return Prompt(
                 None,
-                f"Time Machine: waiting for {names} to interrupt or pass before "
-                f"{who(st, st.active)} goes on.",
+                text,
                 waiting,
                 TM_LABEL,
                 timeout=st.tm_wait * 60,
                 timer_key=f"hold:{st.turn}:{st.window}:{st.actions_used}",
             )
-        return Prompt(st.players[st.active], self._phase_text(), others, label)
+        return Prompt(st.players[st.active], self._phase_text() if tell else "", others, label)
 
     def _phase_text(self) -> str:
         st = self.st
@@ -344,7 +352,7 @@ class ArgoGame(Game):
 
     def view(self, player: str | None) -> dict[str, Any]:
         """The public state (Argo has no secret but the stack order, which is never shown)."""
-        prompt = self.prompt()
+        prompt = self.prompt() if self._tell else self._prompt(tell=True)
         return build_view(self.st, prompt, self.result())
 
     def turn_marker(self) -> tuple[Any, ...]:
@@ -420,13 +428,14 @@ class ArgoGame(Game):
             st.window,
         )  # the fields of _TURN_FIELDS, in that order
         try:
-            return self._apply(player, action)
+            events = self._apply(player, action)
         except BaseException:
             for name, value in zip(_TURN_FIELDS, saved, strict=True):
                 setattr(st, name, value)
             self.st = st
             self._clear()
             raise
+        return events if self._tell else []
 
     def _apply(self, player: str, action: Action) -> list[Event]:
         st = self.st
@@ -494,7 +503,7 @@ class ArgoGame(Game):
         st = self.st
         if barrier or self._revealed or st.turn != turn_before or st.active != active_before:
             self._new_base()
-        elif not self.st.finished:
+        elif not self.st.finished and self._tell:
             self.st.undo_log = [*self.st.undo_log, [action, was_top]]
         return events
 
@@ -577,7 +586,7 @@ class ArgoGame(Game):
         choices = list(p["choices"])
         while True:
             try:
-                ctx = resolution.run(st, p["seat"], p["root"], choices, p["tm"])
+                ctx = resolution.run(st, p["seat"], p["root"], choices, p["tm"], self._tell)
             except effects.NeedDecision as need:
                 options = self._filter(need, p, choices)
                 if not options:
@@ -610,7 +619,7 @@ class ArgoGame(Game):
             p = self.st.pending
             assert p is not None
             try:
-                resolution.run(self.st, p["seat"], p["root"], list(p["choices"]), p["tm"])
+                resolution.run(self.st, p["seat"], p["root"], list(p["choices"]), p["tm"], tell=False)
                 options: list[Action] = []
             except effects.NeedDecision as need:
                 options = self._filter(need, p, list(p["choices"]))
@@ -655,13 +664,14 @@ class ArgoGame(Game):
         st.core_start = tuple(
             a for a in st.team(seat) if st.loc[a] >= 0 and TILES[st.loc[a]].kind == CORE_ROOM
         )
-        events.append(
-            Event(
-                f"Turn {st.turn + 1}: {who(st, seat)} plays.",
-                kind="turn",
-                data={"turn": st.turn, "player": st.players[seat]},
+        if self._tell:  # the one event of every turn: not even put together for a quiet copy
+            events.append(
+                Event(
+                    f"Turn {st.turn + 1}: {who(st, seat)} plays.",
+                    kind="turn",
+                    data={"turn": st.turn, "player": st.players[seat]},
+                )
             )
-        )
         st.window = "start"
         self._clear()
         self._maybe_hold()
@@ -719,7 +729,7 @@ class ArgoGame(Game):
     def _end_turn(self, events: list[Event]) -> None:
         st = self.st
         if st.core_start:  # only the Core Room acts at the end of a turn
-            ctx = resolution.run(st, st.active, {"type": "endturn"}, [])
+            ctx = resolution.run(st, st.active, {"type": "endturn"}, [], tell=self._tell)
             self.st = st = ctx.st
             events.extend(ctx.events)
         self._clear()
@@ -818,7 +828,8 @@ class ArgoGame(Game):
         st = self.st
         st.undo_base = None
         st.undo_log = []
-        st.undo_base = st.copy()  # a snapshot: nothing changes it; to_json writes it out
+        if self._tell:  # a quiet copy takes nothing back
+            st.undo_base = st.copy()  # a snapshot: nothing changes it; to_json writes it out
 
     def _drop_pending_log(self) -> None:
         log = self.st.undo_log

@@ -99,15 +99,17 @@ def activate(ctx: Ctx, action: Action) -> None:
         chief = any(owner(a) == ctx.actor and role(a) == CHIEF for a in st.occ.get(module, ()))
         points = 4 if chief else 2
         data = ctx.score(ctx.actor, points)
-        ctx.emit(
-            f"{who(st, ctx.actor)} activates {place(st, module)}"
-            f"{' with the Chief' if chief else ''} and scores {points}.",
-            "activate",
-            module=module,
-            **data,
-        )
+        if ctx.tell:
+            ctx.emit(
+                f"{who(st, ctx.actor)} activates {place(st, module)}"
+                f"{' with the Chief' if chief else ''} and scores {points}.",
+                "activate",
+                module=module,
+                **data,
+            )
         return
-    ctx.emit(f"{who(st, ctx.actor)} activates {place(st, module)}.", "activate", module=module)
+    if ctx.tell:
+        ctx.emit(f"{who(st, ctx.actor)} activates {place(st, module)}.", "activate", module=module)
     if kind == SECURITY_CENTER:
         launch(ctx, action["pod"], "on the Security Center's order")
     elif kind == INFIRMARY:
@@ -118,12 +120,13 @@ def activate(ctx: Ctx, action: Action) -> None:
         if index < len(st.track):
             st.track[index] = last
         put(st, aid, WAKING_ROOM_ID)
-        ctx.emit(
-            f"{astro(st, aid)} is healed and wakes up in the Waking Room. The Aliens' "
-            f"score is now {st.alien_score()}.",
-            "revive",
-            astronaut=aid,
-        )
+        if ctx.tell:
+            ctx.emit(
+                f"{astro(st, aid)} is healed and wakes up in the Waking Room. The Aliens' "
+                f"score is now {st.alien_score()}.",
+                "revive",
+                astronaut=aid,
+            )
     elif kind == LASER:
         kill_alien(ctx, action["alien"], "is shot by the Laser")
     elif kind == LAB:
@@ -132,15 +135,16 @@ def activate(ctx: Ctx, action: Action) -> None:
         _jump(ctx, action["astronaut"])
     elif kind == CONTROL_ROOM:
         tile = action["tile"]
-        old = place(st, tile)
+        old = place(st, tile) if ctx.tell else ""
         st.place(tile, (action["cell"][0], action["cell"][1]), action["rot"])
-        ctx.emit(
-            f"{old[0].upper()}{old[1:]} is moved to {label(st.pos[tile])} with everything in it.",
-            "control",
-            tile=tile,
-            cell=list(action["cell"]),
-            rot=action["rot"],
-        )
+        if ctx.tell:
+            ctx.emit(
+                f"{old[0].upper()}{old[1:]} is moved to {label(st.pos[tile])} with everything in it.",
+                "control",
+                tile=tile,
+                cell=list(action["cell"]),
+                rot=action["rot"],
+            )
 
 
 def _lab(ctx: Ctx, aid: int, alien: int) -> None:
@@ -149,13 +153,14 @@ def _lab(ctx: Ctx, aid: int, alien: int) -> None:
     leave(st, aid)
     put(st, aid, alien)
     st.aliens = tuple(sorted((*(t for t in st.aliens if t != alien), home)))
-    ctx.emit(
-        f"{astro(st, aid)} in {place(st, home)} swaps places with the Alien in {place(st, alien)}.",
-        "swap",
-        astronaut=aid,
-        frm=home,
-        to=alien,
-    )
+    if ctx.tell:
+        ctx.emit(
+            f"{astro(st, aid)} in {place(st, home)} swaps places with the Alien in {place(st, alien)}.",
+            "swap",
+            astronaut=aid,
+            frm=home,
+            to=alien,
+        )
     # The Astronaut arrives first (pushing if the tile is full, never teleported), then the
     # Alien, who kills at once; the state stays whole if the game ends on the way.
     if len(st.occ[alien]) > TILES[alien].capacity:
@@ -179,11 +184,14 @@ def _jump(ctx: Ctx, aid: int) -> None:
             options = [{"type": "pass"}]
         choice = ctx.choose(
             options,
-            f"{who(st, ctx.actor)}: choose the {number} move of {astro(st, aid)} (Jump Room).",
+            f"{who(st, ctx.actor)}: choose the {number} move of {astro(st, aid)} (Jump Room)."
+            if ctx.tell
+            else "",
             checked=True,
         )
         if choice["type"] == "pass":
-            ctx.emit(f"{astro(st, aid)} has no second move to make.", "move", astronaut=aid)
+            if ctx.tell:
+                ctx.emit(f"{astro(st, aid)} has no second move to make.", "move", astronaut=aid)
             return
         do_move(ctx, choice)
 

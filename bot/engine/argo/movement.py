@@ -60,13 +60,14 @@ def enter(
             lambda: f"{who(st, ctx.actor)}: choose where {astro(st, aid)} is teleported.",
             check=lambda o: can_enter(st, aid, o["to"], tile, "teleport", {}, frozenset(), pushed),
         )["to"]
-        ctx.emit(
-            f"{astro(st, aid)} is teleported from {place(st, tile)} to {place(st, chosen)}.",
-            "teleport",
-            astronaut=aid,
-            frm=tile,
-            to=chosen,
-        )
+        if ctx.tell:
+            ctx.emit(
+                f"{astro(st, aid)} is teleported from {place(st, tile)} to {place(st, chosen)}.",
+                "teleport",
+                astronaut=aid,
+                frm=tile,
+                to=chosen,
+            )
         enter(ctx, aid, chosen, came_from=tile, how="teleport")
         return
     put(st, aid, tile)
@@ -78,32 +79,35 @@ def enter(
             return
     if kind == POD:
         seat = len(st.occ[tile]) - 1
-        ctx.emit(
-            f"{astro(st, aid)} takes the {TILES[tile].seats[seat]}-point seat of {place(st, tile)}.",
-            "seat",
-            astronaut=aid,
-            pod=tile,
-            seat=seat,
-        )
+        if ctx.tell:
+            ctx.emit(
+                f"{astro(st, aid)} takes the {TILES[tile].seats[seat]}-point seat of {place(st, tile)}.",
+                "seat",
+                astronaut=aid,
+                pod=tile,
+                seat=seat,
+            )
         if len(st.occ[tile]) >= TILES[tile].capacity:
             launch(ctx, tile, "full")
             return
         if role(aid) == PILOT and seat == 0 and choice is not None:
             decision = choice.get("pilot", "stay")
             if decision == "leave":
-                ctx.emit(f"{astro(st, aid)} chooses to leave alone.", "pilot", choice="leave")
+                if ctx.tell:
+                    ctx.emit(f"{astro(st, aid)} chooses to leave alone.", "pilot", choice="leave")
                 launch(ctx, tile, f"with {astro(st, aid)} alone")
             elif decision == "relocate":
                 cell = (choice["cell"][0], choice["cell"][1])
                 st.place(tile, cell, choice["rot"])
-                ctx.emit(
-                    f"{astro(st, aid)} flies the Escape Pod to {label(cell)}.",
-                    "pilot",
-                    choice="relocate",
-                    pod=tile,
-                    cell=list(cell),
-                )
-            else:
+                if ctx.tell:
+                    ctx.emit(
+                        f"{astro(st, aid)} flies the Escape Pod to {label(cell)}.",
+                        "pilot",
+                        choice="relocate",
+                        pod=tile,
+                        cell=list(cell),
+                    )
+            elif ctx.tell:
                 ctx.emit(f"{astro(st, aid)} chooses to stay aboard.", "pilot", choice="stay")
         return
     if len(st.occ[tile]) > TILES[tile].capacity:
@@ -134,13 +138,14 @@ def push_out(ctx: Ctx, tile: int, entrant: int, came_from: int | None) -> None:
     aid, target = choice["astronaut"], choice["to"]
     ctx.pushed.add(aid)
     leave(st, aid)
-    ctx.emit(
-        f"{astro(st, aid)} is pushed from {place(st, tile)} to {place(st, target)}.",
-        "push",
-        astronaut=aid,
-        frm=tile,
-        to=target,
-    )
+    if ctx.tell:
+        ctx.emit(
+            f"{astro(st, aid)} is pushed from {place(st, tile)} to {place(st, target)}.",
+            "push",
+            astronaut=aid,
+            frm=tile,
+            to=target,
+        )
     enter(ctx, aid, target, came_from=tile, how="push", choice=choice)
 
 
@@ -307,12 +312,13 @@ def do_move(ctx: Ctx, action: Action) -> None:
     start = st.loc[aid]
     ctx.pushed = set()  # "pushed at most once" holds within one chain
     leave(st, aid)
-    route = " via ".join(place(st, t) for t in reversed(path))
-    ctx.emit(
-        f"{astro(st, aid)} moves from {place(st, start)} to {route}.",
-        "move",
-        astronaut=aid,
-        frm=start,
-        path=list(path),
-    )
+    if ctx.tell:
+        route = " via ".join(place(st, t) for t in reversed(path))
+        ctx.emit(
+            f"{astro(st, aid)} moves from {place(st, start)} to {route}.",
+            "move",
+            astronaut=aid,
+            frm=start,
+            path=list(path),
+        )
     enter(ctx, aid, path[-1], came_from=path[-2] if len(path) > 1 else start, how="move", choice=action)

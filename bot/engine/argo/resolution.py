@@ -38,9 +38,9 @@ def dispatch(ctx: Ctx, root: Action) -> None:
         st.own_tokens()
         st.tokens[tm] = (*st.tokens.get(tm, ()), ctx.actor)
         st.activations[ctx.actor] += 1
-        ctx.emit(
-            f"{who(st, ctx.actor)} activates {place(st, tm)} and acts out of turn.", "timemachine", module=tm
-        )
+        if ctx.tell:
+            text = f"{who(st, ctx.actor)} activates {place(st, tm)} and acts out of turn."
+            ctx.emit(text, "timemachine", module=tm)
         inner = root["do"]
         if inner["type"] == "move":
             do_move(ctx, inner)
@@ -52,13 +52,15 @@ def dispatch(ctx: Ctx, root: Action) -> None:
         raise ValueError(f"unknown action {kind}")
 
 
-def run(st: State, actor: int, root: Action, choices: list[Action], tm: bool = False) -> Ctx:
-    """Resolve ``root`` with ``choices`` on a copy of ``st``.
+def run(
+    st: State, actor: int, root: Action, choices: list[Action], tm: bool = False, tell: bool = True
+) -> Ctx:
+    """Resolve ``root`` with ``choices`` on a copy of ``st`` (recording events if ``tell``).
 
     Raises NeedDecision when a further choice is needed and Infeasible when this line of
     choices cannot be completed.
     """
-    ctx = Ctx(st.copy(), actor, choices, tm)
+    ctx = Ctx(st.copy(), actor, choices, tm, tell)
     try:  # noqa: SIM105 (contextlib.suppress: a context manager object in Python per resolution)
         dispatch(ctx, root)
     except GameOver:
@@ -70,7 +72,7 @@ def feasible(st: State, actor: int, root: Action, choices: list[Action] | None =
     """True if some line of further choices completes ``root`` after ``choices``."""
     made = list(choices or [])
     try:
-        run(st, actor, root, made)
+        run(st, actor, root, made, tell=False)
     except Infeasible:
         return False
     except NeedDecision as need:

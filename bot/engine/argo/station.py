@@ -177,6 +177,39 @@ def _open_entry(
     return need, around
 
 
+SHARED_LAYOUTS: Final = 128
+"""How many grown layouts' caches one game's copies keep for each other (see :func:`built`)."""
+
+
+def built(st: State, before: dict[Any, Any], tile: int) -> None:
+    """Give ``st`` the layout cache of its station, which has just received ``tile`` on a free
+    cell (``before``: the cache of the station without it).
+
+    Copies of one game that build the same tile on the same spot of the same station (a
+    search's sampled worlds do, again and again) reach the same layout, so they share its cache:
+    the second to build it keeps it in ``before`` for the next ones (a layout built only once is
+    not kept), at most :data:`SHARED_LAYOUTS` of them per game (the count is shared along the
+    chain of caches). Otherwise the cache is carried over from ``before`` (:func:`grown`)."""
+    key = (tile, st.pos[tile], st.rot[tile])
+    after: dict[Any, Any] | None = before.get("after")
+    if after is None:
+        after = before["after"] = {}
+    found = after.get(key)
+    if found is not None and found is not False:
+        st.geo = found
+        return
+    grown(st, before, tile)
+    budget: list[int] | None = before.get("budget")
+    if budget is None:
+        budget = before["budget"] = [SHARED_LAYOUTS]
+    st.geo["budget"] = budget
+    if found is None:
+        after[key] = False  # seen once
+    elif budget[0] > 0:
+        budget[0] -= 1
+        after[key] = st.geo
+
+
 def grown(st: State, before: dict[Any, Any], tile: int) -> None:
     """Carry the layout answers over to the station that has just received ``tile`` on a free
     cell (``before`` is the layout cache of the station without it): only what the new tile
