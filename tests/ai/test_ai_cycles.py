@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Iterator
+from typing import ClassVar
 
 import pytest
-from ai_positions import positions
+from ai_positions import HiddenNim, positions
 
-from bot.ai import LEVELS, decide, search
+from bot.ai import LEVELS, decide
 from bot.engine.argo import ArgoGame
 from bot.engine.argoat import ArgoatGame
+from bot.engine.core import Action, Event
 
 
 @pytest.fixture
@@ -43,30 +45,33 @@ def test_deciding_leaves_no_cyclic_garbage(collector, cls, players, seed, option
     assert decided >= 12
 
 
-def test_the_cycle_collector_is_paused_while_deciding_and_given_back(collector, monkeypatch):
-    game = positions(ArgoGame, 2, 7, count=1, every=20)[0]
-    player = game.prompt().player
-    seen: list[bool] = []
-    iterate = search.ISMCTS._iterate
+class WatchedNim(HiddenNim):
+    """HiddenNim that notes whether the cycle collector runs at every move (a game of the
+    contract in plain Python: it is called from the search compiled or not), and can fail."""
 
-    def watched(self: search.ISMCTS) -> None:
-        seen.append(gc.isenabled())
-        iterate(self)
+    seen: ClassVar[list[bool]] = []
+    fail: ClassVar[bool] = False
 
-    monkeypatch.setattr(search.ISMCTS, "_iterate", watched)
+    def apply(self, player: str, action: Action) -> list[Event]:
+        WatchedNim.seen.append(gc.isenabled())
+        if WatchedNim.fail:
+            raise RuntimeError("injected")
+        return super().apply(player, action)
+
+
+def test_the_cycle_collector_is_paused_while_deciding_and_given_back(collector):
+    game = WatchedNim.new(["a", "b"], 0, {"pile": 10})
+    WatchedNim.seen, WatchedNim.fail = [], False
     gc.enable()
-    decide(game, player, level="hard", seed=1, iterations=20)
-    assert seen == [False] * 20
+    decide(game, "a", level="hard", seed=1, iterations=20)
+    assert len(WatchedNim.seen) >= 20 and not any(WatchedNim.seen)
     assert gc.isenabled()
     gc.disable()  # left off when it was off
-    decide(game, player, level="hard", seed=1, iterations=5)
+    decide(game, "a", level="hard", seed=1, iterations=5)
     assert not gc.isenabled()
-
-    def failing(self: search.ISMCTS) -> None:
-        raise RuntimeError("injected")
-
-    monkeypatch.setattr(search.ISMCTS, "_iterate", failing)
     gc.enable()
+    WatchedNim.fail = True
     with pytest.raises(RuntimeError, match="injected"):
-        decide(game, player, level="hard", seed=1, iterations=5)
-    assert gc.isenabled()  # given back even when the search fails
+        decide(game, "a", level="hard", seed=1, iterations=5)
+    WatchedNim.fail = False
+    assert gc.isenabled()  # given back even when deciding fails

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.engine.argo import ArgoGame, building, station
+from bot.engine.argo import COMPILED, ArgoGame, building, station
 from bot.engine.core import SYSTEM, TIMEOUT
 
 
@@ -129,6 +129,7 @@ def test_a_shared_layout_cache_answers_as_a_fresh_one() -> None:
             assert building.build_options(copy.st) == building.build_options(fresh.st)
 
 
+@pytest.mark.skipif(COMPILED, reason="a compiled engine's constants cannot be patched")
 def test_one_game_keeps_at_most_so_many_shared_layouts(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(station, "SHARED_LAYOUTS", 2)
     game = _at_build(4)
