@@ -168,3 +168,37 @@ async def test_a_host_that_cannot_start_a_worker_draws_on_threads():
     finally:
         multiprocessing.set_executable(python)
         pool.close()
+
+
+async def test_a_board_given_up_while_both_ways_wait_leaves_the_next_boards_their_own():
+    """The caller of a late board gives up (its message was retired) while the worker and the
+    backup both hold it: both ways are given up, and every later board is its own, not an answer
+    meant for the one given up."""
+    game = GAME.new(["1", "2"], 9, {})
+    views = [game.view(None)]
+    for _ in range(4):
+        player = game.prompt().player
+        game.apply(player, game.legal_actions(player)[0])
+        views.append(game.view(None))
+    pool = BoardPool(1)
+    try:
+        await pool.start()
+        [pid], [backup] = pool.worker_pids(), pool.backup_pids()
+        stopped = [pid, backup]
+        for each in stopped:
+            os.kill(each, signal.SIGSTOP)
+        try:
+            given_up = asyncio.ensure_future(pool.png(views[0]))  # being drawn by both
+            waiting = asyncio.ensure_future(pool.png(views[1]))  # waiting its turn on both
+            await asyncio.sleep(LATE_S * 3)  # both late: each asked of the worker and the backup
+            given_up.cancel()
+        finally:
+            for each in stopped:
+                os.kill(each, signal.SIGCONT)
+        assert await asyncio.wait_for(waiting, 60) == render.board_png(views[1])
+        assert given_up.cancelled()
+        later = await asyncio.wait_for(asyncio.gather(*(pool.png(view) for view in views[2:])), 60)
+        assert later == [render.board_png(view) for view in views[2:]]
+        assert await pool.png(views[0]) == render.board_png(views[0])
+    finally:
+        pool.close()
