@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import gc
 import random
+import threading
 import time
 from dataclasses import dataclass
 
@@ -84,8 +85,10 @@ def decide(
     trades), easy's quick moves and the search all work on determinised copies."""
     # Deciding makes no reference cycles (tests/ai/test_ai_cycles.py checks it): every copy is
     # freed as soon as it is dropped, so Python's cycle collector, which would walk the young
-    # copies hundreds of times a second (3 % of a search's work), is paused meanwhile.
-    paused = gc.isenabled()
+    # copies hundreds of times a second (3 % of a search's work), is paused meanwhile. Only on
+    # a process's main thread (an AI worker, a bench): the collector is the whole process's, and
+    # a bot thinking on a thread beside its event loop keeps it running for the loop.
+    paused = gc.isenabled() and threading.current_thread() is threading.main_thread()
     if paused:
         gc.disable()
     try:

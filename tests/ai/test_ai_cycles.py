@@ -1,9 +1,11 @@
 """Deciding makes no reference cycles, so ``decide`` pauses Python's cycle collector meanwhile
-(every copy is freed by reference counting) and gives it back as it found it."""
+(every copy is freed by reference counting) and gives it back as it found it; on a thread it
+leaves the process's collector alone."""
 
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterator
 from typing import ClassVar
 
@@ -75,3 +77,8 @@ def test_the_cycle_collector_is_paused_while_deciding_and_given_back(collector):
         decide(game, "a", level="hard", seed=1, iterations=5)
     WatchedNim.fail = False
     assert gc.isenabled()  # given back even when deciding fails
+    WatchedNim.seen = []
+    thinker = threading.Thread(target=decide, args=(game, "a"), kwargs={"level": "hard", "iterations": 5})
+    thinker.start()
+    thinker.join()
+    assert WatchedNim.seen and all(WatchedNim.seen)  # on a thread, the process keeps its collector
