@@ -29,6 +29,17 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
+def views_of(players: int, seed: int, moves: int) -> list[dict]:
+    """The public views of a seeded Argo game: at the start and after each of its first moves."""
+    game = GAME.new([str(n) for n in range(1, players + 1)], seed, {})
+    views = [game.view(None)]
+    for _ in range(moves):
+        player = game.prompt().player
+        game.apply(player, game.legal_actions(player)[0])
+        views.append(game.view(None))
+    return views
+
+
 async def test_a_worker_draws_the_same_board_and_a_killed_worker_is_replaced():
     game = GAME.new(["1", "2"], 4, {})
     before = game.view(None)
@@ -137,12 +148,7 @@ def test_the_workers_end_when_the_bot_is_killed():
 
 async def test_boards_asked_for_at_once_start_the_workers_once():
     """Boards asked for before the workers were started start them once, and all arrive."""
-    game = GAME.new(["1", "2", "3"], 6, {})
-    views = [game.view(None)]
-    for _ in range(3):
-        player = game.prompt().player
-        game.apply(player, game.legal_actions(player)[0])
-        views.append(game.view(None))
+    views = views_of(3, 6, 3)
     pool = BoardPool(1)
     try:
         drawn = await asyncio.gather(*(pool.png(view) for view in views))
@@ -174,12 +180,7 @@ async def test_a_board_given_up_while_both_ways_wait_leaves_the_next_boards_thei
     """The caller of a late board gives up (its message was retired) while the worker and the
     backup both hold it: both ways are given up, and every later board is its own, not an answer
     meant for the one given up."""
-    game = GAME.new(["1", "2"], 9, {})
-    views = [game.view(None)]
-    for _ in range(4):
-        player = game.prompt().player
-        game.apply(player, game.legal_actions(player)[0])
-        views.append(game.view(None))
+    views = views_of(2, 9, 4)
     pool = BoardPool(1)
     try:
         await pool.start()

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.engine.argo import COMPILED, ArgoGame, building, station
+from bot.engine.argo import ArgoGame, building, station
 from bot.engine.core import SYSTEM, TIMEOUT
 
 
@@ -129,11 +129,14 @@ def test_a_shared_layout_cache_answers_as_a_fresh_one() -> None:
             assert building.build_options(copy.st) == building.build_options(fresh.st)
 
 
-@pytest.mark.skipif(COMPILED, reason="a compiled engine's constants cannot be patched")
-def test_one_game_keeps_at_most_so_many_shared_layouts(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(station, "SHARED_LAYOUTS", 2)
+def test_one_game_keeps_at_most_so_many_shared_layouts() -> None:
+    fresh = _at_build(4)
+    player = fresh.prompt().player
+    for copy in [fresh.determinize(player, random.Random(s)) for s in range(2)]:
+        copy.apply(player, _build_options(fresh)[0])
+    assert fresh.st.geo["budget"] == [station.SHARED_LAYOUTS - 1]  # one layout kept of so many
     game = _at_build(4)
-    player = game.prompt().player
+    game.st.geo["budget"] = [2]  # the count left, shared along the chain: two more (no patching)
     builds = _build_options(game)[:4]
     geos = []
     for build in builds:
