@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.ai import LEVEL_NAMES, decide
+from bot.ai import LEVEL_NAMES, LEVELS, TurnLedger, decide
 from bot.ai.greedy import greedy_action
 from bot.engine.core import SYSTEM, TIMEOUT, Game
 from bot.engine.registry import GameRegistry, discover
@@ -46,6 +46,9 @@ class SeatRecord:
     """CPU milliseconds of each decision that ran a search."""
     searched_wall_ms: list[float] = field(default_factory=list)
     """Wall-clock milliseconds of the same decisions."""
+    turn_wall_ms: dict[int, float] = field(default_factory=dict)
+    """Wall-clock milliseconds the bot spent deciding, per turn number of the game (all its
+    decisions in that turn: its own turn, and its answers in others')."""
     turn_ends: int = 0
     """Turns this seat ended."""
     repeats: int = 0
@@ -116,6 +119,7 @@ def play_game(
     game = cls.new(players, seed, options or {})
     seats = {p: SeatRecord(level, False, 0) for p, level in zip(players, levels, strict=True)}
     repetitions = Repetitions()
+    ledger = TurnLedger()  # the bots' turn budgets, as the bot's host keeps them
     last = game.view(None)
     count = 0
 
@@ -135,6 +139,9 @@ def play_game(
         if record.level == "greedy":
             record.decisions += 1
             return greedy_action(game, player, seed * 100_003 + count)
+        turn = int(game.turn_marker()[0])
+        spec = LEVELS.get(record.level)
+        left = ledger.left(0, player, turn, spec.turn_budget_s) if spec is not None else None
         action, search = decide(
             game,
             player,
@@ -142,11 +149,15 @@ def play_game(
             seed=seed * 100_003 + count,
             budget_s=budget_s,
             iterations=iterations,
+            turn_left_s=left,
         )
+        took = time.perf_counter() - wall
+        ledger.spend(0, player, turn, took)
+        record.turn_wall_ms[turn] = record.turn_wall_ms.get(turn, 0.0) + took * 1000
         record.decisions += 1
         if search is not None:
             record.searched_ms.append((time.process_time() - started) * 1000)
-            record.searched_wall_ms.append((time.perf_counter() - wall) * 1000)
+            record.searched_wall_ms.append(took * 1000)
         return action
 
     while game.result() is None and count < max_decisions:
