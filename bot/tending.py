@@ -27,8 +27,10 @@ MAX_AUTOMATIC_STEPS = 400
 take a few hundred)."""
 
 PASS = {"type": "pass"}
-THINKING_NOTICE_SECONDS = 2.0
-"""A bot that thinks longer than this is said to be thinking on the turn message."""
+THINKING_NOTICE_SECONDS = 1.5
+"""When the people at a table have waited this long for its bots (since the move they answer,
+or since the message last showed a bot's turn), the turn message says who is thinking: counted
+from the move's save, so that the line is there within 2 s of the click that made it."""
 AWAY = "away"
 """The notice that a person missed ``away_after`` decisions in a row: the AI plays on for them."""
 
@@ -64,6 +66,13 @@ class _Run:
         self.progress = progress
         self.since = asyncio.get_running_loop().time()
         self.told = False
+
+    def waiting_since(self, table: Table, now: datetime) -> None:
+        """Count the wait from ``table``'s last change (the move the bots answer) if that was
+        less than :data:`THINKING_NOTICE_SECONDS` ago: the people have waited since then."""
+        waited = (now - table.record.updated_at).total_seconds()
+        if 0 < waited < THINKING_NOTICE_SECONDS:
+            self.since -= waited
 
     async def played(self, outcome: Outcome) -> None:
         """Add a move the host played; when it ended a turn, hand everything so far to
@@ -113,6 +122,7 @@ class Tender:
             table, timeout_version = await self._mark_due_moments(channel_id, table_id)
             if table is None:
                 return []
+            run.waiting_since(table, self.host.now())
             for effect in effects.due(table.record.meta, self.host.now()):
                 if effect["kind"] in (*effects.NOTICES, AWAY):
                     run.results.append(self._notice(table, effect))
