@@ -303,6 +303,11 @@ class Thinker:
             return
         log.info("%d AI worker(s) started and warm", len(seen))
 
+    @property
+    def workers_busy(self) -> int:
+        """How many workers (or the thread) are searching now."""
+        return self._busy
+
     def worker_pids(self) -> list[int]:
         """The process ids of the current pool's workers (none before the pool is started)."""
         pool = self._pool

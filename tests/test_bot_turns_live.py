@@ -36,6 +36,7 @@ async def test_each_bot_turn_is_on_the_message_before_the_next_bot_thinks(
     lobby = (await w.alice.slash(w.channel, "game new", game="Argo", options="bots=3 tm_wait=0")).response
     await w.alice.click(lobby, label="Start")
     asked: list[tuple[str, object, str]] = []  # (seat, turn, the message's "▶" line then)
+    forced: list[str] = []  # decisions with one legal action that reached the AI
     rng = random.Random(4)
 
     async def quick(game: Game, seat: str, level: str, seed: int, **where: object) -> Action:
@@ -43,6 +44,8 @@ async def test_each_bot_turn_is_on_the_message_before_the_next_bot_thinks(
         message = w.env.backend.messages[w.channel.id][table.record.message_id]
         if game.prompt().player == seat:  # its own decision, not an answer out of turn
             asked.append((seat, game.turn_marker()[0], prompt_line(message.content)))
+            if len(game.legal_actions(seat)) == 1:
+                forced.append(game.notation(game.legal_actions(seat)[0]))
         return rng.choice([a for a in game.legal_actions(seat) if a["type"] not in ("undo", "cancel")])
 
     monkeypatch.setattr(simcord_bot.thinker, "choose", quick)
@@ -63,6 +66,7 @@ async def test_each_bot_turn_is_on_the_message_before_the_next_bot_thinks(
     # bot before it was shown as soon as it ended (not after all three bots were done).
     late = [(names[seat], line) for seat, line in firsts if names[seat] not in line]
     assert late == [], late
+    assert forced == []  # a decision with a single legal action is taken without asking the AI
 
 
 @pytest.mark.simcord(settle_timeout=1)  # the searches below wait on virtual time
