@@ -12,6 +12,8 @@ timed in real time as the simulated Discord receives it. For each of alice's tur
 
 * **wait**: from her click that ended her turn to the message that asks her to play again (a new
   turn message that pings her);
+* **bot turn**: the time between two edits of the bots' message that show a bot's turn (the
+  first from the bots' message being posted): one bot's turn as the person sees it;
 * **first change**: from that click to the first change that shows something the bots did or are
   doing (an edit of the bots' message: a bot's turn, or "is thinking…"; or alice's next turn
   message if nothing came before it). The retired message and the bots' new message that her own
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -103,7 +106,7 @@ async def solo(tmp: Path, game: str, level: str, turns: int, seed: int) -> dict[
             if after is None or after.game is None or after.game.turn_marker()[0] != before:
                 ended.append(clicks[-1])
         await bot.host.close()
-    waits, firsts = [], []
+    waits, firsts, bot_turns = [], [], []
     for start in ended:
         later = [c for c in changes if c[0] > start]
         asked = next((c for c in later if c[1] == "post" and alice.id in c[3]), None)
@@ -119,7 +122,10 @@ async def solo(tmp: Path, game: str, level: str, turns: int, seed: int) -> dict[
         ]
         waits.append(asked[0] - start)
         firsts.append(shown[0][0] - start if shown else asked[0] - start)
-    return {"waits": waits, "firsts": firsts}
+        turn_ends = [c[0] for c in shown if c[1] == "edit" and "is thinking…" not in c[4]]
+        marks = [own[0] if own else start, *turn_ends]
+        bot_turns += [b - a for a, b in itertools.pairwise(marks)]
+    return {"waits": waits, "firsts": firsts, "bot_turns": bot_turns}
 
 
 def load() -> str:
@@ -184,9 +190,9 @@ def main() -> None:
                     order.reverse()
                 for name, tree in order:
                     found = run_tree(tree, args)
-                    slot = results.setdefault(name, {"waits": [], "firsts": []})
-                    slot["waits"] += found["waits"]
-                    slot["firsts"] += found["firsts"]
+                    slot = results.setdefault(name, {"waits": [], "firsts": [], "bot_turns": []})
+                    for key in slot:
+                        slot[key] += found.get(key, [])
                     print(f"  {name}: {len(found['waits'])} turns measured (load {load()})", flush=True)
         finally:
             if args.baseline != "none":
@@ -196,15 +202,17 @@ def main() -> None:
     print(f"\n{args.game}, alice against 3 {args.level} bots, {args.turns} of her turns x {args.repeats}")
     print(
         f"{'tree':24} {'turns':>5} {'wait median':>12} {'wait max':>9} {'first median':>13} {'first max':>10}"
+        f" {'bot turn median':>16}"
     )
     for name, found in results.items():
-        waits, firsts = found["waits"], found["firsts"]
+        waits, firsts, turns = found["waits"], found["firsts"], found["bot_turns"]
         if not waits:
             print(f"{name:24} no turn measured")
             continue
         print(
             f"{name:24} {len(waits):>5} {statistics.median(waits):>11.2f}s {max(waits):>8.2f}s "
-            f"{statistics.median(firsts):>12.2f}s {max(firsts):>9.2f}s"
+            f"{statistics.median(firsts):>12.2f}s {max(firsts):>9.2f}s "
+            f"{statistics.median(turns) if turns else float('nan'):>15.2f}s"
         )
     print(f"load average at the end: {load()}")
 

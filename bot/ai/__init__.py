@@ -36,9 +36,9 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", turn_budget_s=0.5, mistakes=0.35),
-    "normal": Level("normal", turn_budget_s=1.5),
-    "hard": Level("hard", turn_budget_s=3.0),
+    "easy": Level("easy", turn_budget_s=0.25, mistakes=0.35),
+    "normal": Level("normal", turn_budget_s=0.6),
+    "hard": Level("hard", turn_budget_s=1.25),
 }
 """The search levels; ``random`` (uniformly random legal actions) is handled apart."""
 
