@@ -29,6 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, NamedTuple
 
 from bot import metrics
+from bot.ai.search import SearchResult
 from bot.engine.core import Action, Game
 from bot.engine.registry import GameRegistry, discover
 
@@ -115,6 +116,11 @@ def search_part(
 
     game = _game(game_name, state)
     action, result = ai_decide(game, seat, level=level, seed=seed, budget_s=budget_s, turn_left_s=turn_left_s)
+    return part_of(game, seat, action, result)
+
+
+def part_of(game: Game, seat: str, action: Action | None, result: SearchResult | None) -> Part:
+    """The :class:`Part` of a decision ``bot.ai.decide`` answered with ``action`` and ``result``."""
     if result is None:
         return Part(action, None)
     moves: dict[str, Action | None] = {game.notation(a): a for a in game.legal_actions(seat)}
