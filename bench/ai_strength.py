@@ -21,13 +21,21 @@ it ends (seed, the bot's seat, winner, turns), so a long run that is stopped sti
 Shuttles show as *repeated turn ends*: turns the bot ended in a public position (the whole public
 view but the turn number) it had already ended a turn in (``bot.arena.Repetitions``).
 
-Targets: ``hard`` >= 85% and ``normal`` >= 75% in both games, no unfinished game.
+Also per cell: iterations per searched decision, CPU milliseconds per bot turn, and (Argoat) the
+bot's trade proposals, how many the greedy player accepted, and in how many games it proposed.
+
+``--iterations`` takes ``N`` for every level or ``level=N,...``; ``--fixed`` is the sizes that
+match the levels' turn budgets in CPU on two quiet cores (:data:`FIXED`). The load average is
+printed at the start and the end.
+
+Targets (issue 34): ``hard`` >= 90% and ``normal`` >= 80% in both games, no unfinished game.
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import os
 import statistics
 import sys
 import time
@@ -36,10 +44,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ai import LEVELS
-from bot.arena import GameRecord, iter_games, percentile, wilson
+from bot.arena import GameRecord, iter_games, parse_iterations, percentile, wilson
 
 Runs = list[tuple[list[int], GameRecord]]
-TARGETS = {"hard": ">= 85%", "normal": ">= 75%", "easy": "(beatable)"}
+TARGETS = {"hard": ">= 90%", "normal": ">= 80%", "easy": "(beatable)"}
+FIXED = "hard=1200,normal=600,easy=250"
+"""``--fixed``: the search sizes that match the levels' turn budgets in CPU on two quiet cores
+(docs/ai.md, *Figures*), for runs that load cannot change."""
 
 
 def rate(label: str, hits: int, n: int, target: str) -> str:
@@ -69,18 +80,26 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-decisions", type=int, default=1500)
     parser.add_argument("--budget", type=float, default=None, help="seconds per decision (smoke runs)")
-    parser.add_argument("--iterations", type=int, default=None, help="a fixed search size instead of time")
+    parser.add_argument(
+        "--iterations", default=None, help="a fixed search size instead of time: N, or level=N,level=N"
+    )
+    parser.add_argument("--fixed", action="store_true", help=f"--iterations {FIXED}")
     parser.add_argument("--parts", type=int, default=2, help="searches per timed decision, added up")
     parser.add_argument("--progress", action="store_true", help="print each game as it ends")
     args = parser.parse_args()
     levels = [x for x in args.levels.split(",") if x]
+    iterations = parse_iterations(FIXED if args.fixed else args.iterations)
 
     started = time.perf_counter()
     cpu_started = time.process_time()
     now = datetime.datetime.now(datetime.UTC)
     print(f"bench/ai_strength.py {' '.join(sys.argv[1:])}  ({now:%Y-%m-%d %H:%M} UTC)")
     budgets = ", ".join(f"{k} {v.turn_budget_s}" for k, v in LEVELS.items())
-    print(f"turn budgets (wall-clock s per bot turn): {budgets}; {args.parts} search(es) per decision")
+    if iterations is None:
+        print(f"turn budgets (wall-clock s per bot turn): {budgets}; {args.parts} search(es) per decision")
+    else:
+        print(f"fixed search sizes (iterations per decision, load-independent): {iterations}")
+    print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     lines: list[str] = []
     for game in [g for g in args.only.split(",") if g]:
         for level in levels:
@@ -93,7 +112,7 @@ def main() -> None:
                 seed=args.seed + 1000,
                 jobs=args.jobs,
                 budget_s=args.budget,
-                iterations=args.iterations,
+                iterations=iterations,
                 max_decisions=args.max_decisions,
                 parts=args.parts,
             ):
@@ -110,6 +129,11 @@ def main() -> None:
             ends = sum(r.seats[o.index(0)].turn_ends for o, r in runs)
             repeats = sum(r.seats[o.index(0)].repeats for o, r in runs)
             run = max((r.seats[o.index(0)].longest_repeat_run for o, r in runs), default=0)
+            sizes = [float(n) for o, r in runs for n in r.seats[o.index(0)].iterations]
+            turn_cpu = [ms for o, r in runs for ms in r.seats[o.index(0)].turn_cpu_ms.values() if ms > 0]
+            proposed = sum(r.seats[o.index(0)].proposals for o, r in runs)
+            taken = sum(r.seats[o.index(0)].accepted for o, r in runs)
+            offered = sum(1 for o, r in runs if r.seats[o.index(0)].proposals)
             lines.append(rate(f"{game} {level} vs greedy", bot, len(runs), TARGETS.get(level, "")))
             lines.append(
                 f"    greedy wins {greedy}, neither {len(runs) - bot - greedy}, unfinished {unfinished}; "
@@ -120,12 +144,24 @@ def main() -> None:
                 f"p95 {percentile(own_turns, 95):.0f}; the bot's turns that ended in a public position it "
                 f"had ended a turn in before: {repeats} of {ends} (longest run {run})"
             )
+            lines.append(
+                f"    iterations per searched decision p50 {percentile(sizes, 50):.0f} "
+                f"p95 {percentile(sizes, 95):.0f}; CPU ms per bot turn p50 {percentile(turn_cpu, 50):.0f} "
+                f"mean {statistics.fmean(turn_cpu) if turn_cpu else 0:.0f} p95 {percentile(turn_cpu, 95):.0f}"
+                + (
+                    f"; trade proposals {proposed} ({proposed / max(len(runs), 1):.2f} per game), "
+                    f"accepted {taken}, games with a proposal {offered}/{len(runs)}"
+                    if game == "Argoat"
+                    else ""
+                )
+            )
             spent = time.perf_counter() - t0
             print(f"  played {game} {level} vs greedy: {len(runs)} games in {spent:.0f} s wall")
-            print("\n".join(lines[-2:]))
+            print("\n".join(lines[-3:]))
             sys.stdout.flush()
     print()
     print("\n".join(lines))
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(
         f"total {time.perf_counter() - started:.0f} s wall, {time.process_time() - cpu_started:.0f} s CPU "
         f"(this process) with {args.jobs} job(s)"
