@@ -69,6 +69,10 @@ SURVIVAL_WEIGHT: Final = 0.75
 """Weight of beating the Aliens (and the others) against merely having more than the others."""
 CONTROL_ROOM_KEEP = 4
 """Control Room moves searched at the root: the best after one ply (see ``root_candidates``)."""
+SAME_VALUE_DIGITS: Final = 6
+"""Control Room moves whose one-ply values agree to this many digits count as one (the first in
+legal order is searched): the evaluation cannot tell them apart, and searching several of them
+only splits the visits between equals, so the most visited was a matter of the seed."""
 BUILD_WIDTH: Final = 45
 """A Building phase's typical number of moves (tiles, places, turns), for sharing a turn's time."""
 ACTION_WIDTH: Final = 17
@@ -302,10 +306,14 @@ class ArgoPolicy(Policy):
             return options
         seat = world.players.index(player)
         scored = []
+        seen: set[float] = set()
         for index, action in enumerate(control):
             copy = world.clone()
             copy.apply(player, action)
-            scored.append((-self.evaluate(copy)[seat], index))
+            value = round(self.evaluate(copy)[seat], SAME_VALUE_DIGITS)
+            if value not in seen:  # the first of the moves the evaluation cannot tell apart
+                seen.add(value)
+                scored.append((-value, index))
         scored.sort()
         kept = {id(control[index]) for _, index in scored[:CONTROL_ROOM_KEEP]}
         return [a for a in options if not _is_control_room(a) or id(a) in kept]

@@ -29,6 +29,7 @@ from bot.ai.policy import Policy, plain, register
 from bot.engine.argoat.data import CARAVAN, FOUNTAIN, FRAGMENT_KEYS, FRONTIER_BY_KEY, HILL, TRAIL
 from bot.engine.argoat.geometry import OFFSETS, parse
 from bot.engine.argoat.state import DRAFT, DREAM, OFFER, PLACE_FOREST, PLACE_FRONTIER, TURN, Seat, State
+from bot.engine.argoat.trades import GIVE
 from bot.engine.core import Action, Game
 
 Coord = tuple[int, int]
@@ -79,6 +80,13 @@ def _finish_frontier_action(game: Game, player: str) -> None:
         game.apply(player, options[0])
 
 
+def _pure_demand(state: State) -> bool:
+    """Whether the trade on offer asks the partner for something and gives it nothing."""
+    assert state.trade is not None
+    parts = state.trade[1]
+    return bool(parts) and all(part[0] != GIVE for part in parts)
+
+
 def _destination(pos: Coord, action: Action) -> Coord:
     x, y = pos
     for side in action["path"] if action["type"] == "bleina" else (action["dir"],):
@@ -126,6 +134,10 @@ class ArgoatPolicy(Policy):
         if state.phase == OFFER:
             if optional and player == active:
                 return True, None  # nothing changes while the offer waits: it stands
+            if not optional and _pure_demand(state):
+                decline = next((a for a in actions if a["type"] == "decline"), None)
+                if decline is not None:
+                    return True, decline  # something for nothing is never worth giving
             return False, None
         if player != active or optional:
             return False, None
