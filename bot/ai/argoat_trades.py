@@ -25,6 +25,7 @@ import random
 from dataclasses import dataclass
 
 from bot.ai.argoat_eval import progress, race_values
+from bot.ai.search import ISMCTS
 from bot.engine.argoat.state import DRAFT, TURN, State
 from bot.engine.argoat.trades import GIVE
 from bot.engine.core import Action, Game, IllegalAction
@@ -37,8 +38,10 @@ GAIN_MARGIN = 0.005
 """How much more than cancelling (in race value, 0..1) a proposal must be expected to gain."""
 PARTNER_MARGIN = 0.02
 """How much the partner's own progress must gain for a trade to be proposed (it helps both)."""
-FAIR = 0.5
-"""The partner's gain in progress must be at least this share of the proposer's."""
+CHECKED = 1
+"""The best drafts (by the one-ply model) that are checked against a short search of the partner."""
+PARTNER_ITERATIONS = 40
+"""Iterations of that search."""
 PROPOSE: Action = {"type": "propose"}
 CANCEL: Action = {"type": "cancel"}
 
@@ -102,9 +105,9 @@ def _extensions(draft: Game, player: str) -> list[tuple[Action, ...]]:
 
 def _try(draft: Game, player: str, partner: str, parts: tuple[Action, ...]) -> tuple[bool, float]:
     """Whether the partner model accepts ``parts`` added to the draft, and the proposer's gain in
-    its own value. The partner model: the partner, accepting in the way best for it, gains in
-    its own progress (what it holds and knows, how near its goals are) at least :data:`FAIR`
-    of what the proposer gains in its own (a fair trade, not one that only helps the proposer)."""
+    its own value. The partner model: accepting (in the way best for it) raises the partner's
+    value by the proposer's own evaluation, and the partner gets something it can see (its own
+    progress rises: not a trade that only moves the race)."""
     copy = draft.clone()
     try:
         for part in parts:
@@ -113,13 +116,12 @@ def _try(draft: Game, player: str, partner: str, parts: tuple[Action, ...]) -> t
         seats = [s.id for s in state.seats]
         me, them = seats.index(player), seats.index(partner)
         now = race_values(state)
-        mine = progress(state, state.seats[me])
         theirs = progress(state, state.seats[them])
         copy.apply(player, PROPOSE)
     except IllegalAction:
         return False, 0.0
     best: list[float] | None = None
-    fair = False
+    gained = 0.0
     for answer in copy.legal_actions(partner):
         if answer["type"] != "accept":
             continue
@@ -127,13 +129,31 @@ def _try(draft: Game, player: str, partner: str, parts: tuple[Action, ...]) -> t
         after.apply(partner, answer)
         state = _state(after)
         values = race_values(state)
-        if best is None or values[them] > best[them]:
+        if values[them] > now[them] and (best is None or values[them] > best[them]):
             best = values
             gained = progress(state, state.seats[them]) - theirs
-            fair = gained > PARTNER_MARGIN and gained >= FAIR * (progress(state, state.seats[me]) - mine)
-    if best is None or not fair:
+    if best is None or gained <= PARTNER_MARGIN:
         return False, 0.0
     return True, best[me] - now[me]
+
+
+def _partner_accepts(draft: Game, player: str, partner: str, parts: tuple[Action, ...]) -> bool:
+    """Whether a short search of ``partner`` (as a bot partner would run it) accepts."""
+    from bot.ai.policy import policy_for  # at call time: the Argoat policy imports this module
+
+    copy = draft.clone()
+    for part in parts:
+        copy.apply(player, part)
+    copy.apply(player, PROPOSE)
+    answers = copy.legal_actions(partner)
+    state = _state(copy)
+    assert state.trade is not None
+    # seeded by the whole offer, not by how much of it was drafted already: every step of the
+    # draft gets the same answer (a different one would start and cancel the trade forever)
+    rng = random.Random(f"answer:{state.turn}:{player}:{partner}:{sorted(map(str, state.trade[1]))}")
+    search = ISMCTS(copy, partner, policy_for(copy), rng, answers)
+    action = search.run(iterations=PARTNER_ITERATIONS).action
+    return action is not None and action["type"] == "accept"
 
 
 def plan(world: Game, player: str, partner: str) -> Plan | None:
@@ -155,7 +175,10 @@ def plan(world: Game, player: str, partner: str) -> Plan | None:
         if share > 0.5 and expected > GAIN_MARGIN:
             found.append(Plan(partner, parts, share, expected))
     found.sort(key=lambda p: -p.gain)  # stable: equal gains keep the legal order
-    return found[0] if found else None
+    for candidate in found[:CHECKED]:
+        if _partner_accepts(drafts[0], player, partner, candidate.parts):
+            return candidate
+    return None
 
 
 def start(world: Game, player: str, actions: list[Action]) -> Action | None:
