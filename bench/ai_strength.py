@@ -48,9 +48,15 @@ from bot.arena import GameRecord, iter_games, parse_iterations, percentile, wils
 
 Runs = list[tuple[list[int], GameRecord]]
 TARGETS = {"hard": ">= 90%", "normal": ">= 80%", "easy": "(beatable)"}
-FIXED = "hard=1200,normal=600,easy=250"
-"""``--fixed``: the search sizes that match the levels' turn budgets in CPU on two quiet cores
-(docs/ai.md, *Figures*), for runs that load cannot change."""
+FIXED = {
+    "Argoat": "hard=2600,normal=1300,easy=500",
+    "Argo": "hard=3300,normal=1600,easy=650",
+}
+"""``--fixed``: per game, the search sizes (iterations per decision) that match the levels' turn
+budgets in CPU on two quiet cores with the compiled build the bot runs, for runs that load cannot
+change: the iterations per CPU second of the compiled build (Argoat about 2,650, Argo about
+6,600, docs/ai.md *Figures*) times two cores times the turn budget times a typical searched
+decision's share of its turn (Argoat: a step, about 0.4; Argo: about 0.2, see ``bot/ai/budget.py``)."""
 
 
 def rate(label: str, hits: int, n: int, target: str) -> str:
@@ -83,22 +89,22 @@ def main() -> None:
     parser.add_argument(
         "--iterations", default=None, help="a fixed search size instead of time: N, or level=N,level=N"
     )
-    parser.add_argument("--fixed", action="store_true", help=f"--iterations {FIXED}")
+    parser.add_argument("--fixed", action="store_true", help=f"--iterations per game: {FIXED}")
     parser.add_argument("--parts", type=int, default=2, help="searches per timed decision, added up")
     parser.add_argument("--progress", action="store_true", help="print each game as it ends")
     args = parser.parse_args()
     levels = [x for x in args.levels.split(",") if x]
-    iterations = parse_iterations(FIXED if args.fixed else args.iterations)
+    sizes = {game: parse_iterations(FIXED[game] if args.fixed else args.iterations) for game in FIXED}
 
     started = time.perf_counter()
     cpu_started = time.process_time()
     now = datetime.datetime.now(datetime.UTC)
     print(f"bench/ai_strength.py {' '.join(sys.argv[1:])}  ({now:%Y-%m-%d %H:%M} UTC)")
     budgets = ", ".join(f"{k} {v.turn_budget_s}" for k, v in LEVELS.items())
-    if iterations is None:
+    if sizes["Argo"] is None:
         print(f"turn budgets (wall-clock s per bot turn): {budgets}; {args.parts} search(es) per decision")
     else:
-        print(f"fixed search sizes (iterations per decision, load-independent): {iterations}")
+        print(f"fixed search sizes (iterations per decision, load-independent): {sizes}")
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     lines: list[str] = []
     for game in [g for g in args.only.split(",") if g]:
@@ -112,7 +118,7 @@ def main() -> None:
                 seed=args.seed + 1000,
                 jobs=args.jobs,
                 budget_s=args.budget,
-                iterations=iterations,
+                iterations=sizes[game],
                 max_decisions=args.max_decisions,
                 parts=args.parts,
             ):
@@ -129,7 +135,7 @@ def main() -> None:
             ends = sum(r.seats[o.index(0)].turn_ends for o, r in runs)
             repeats = sum(r.seats[o.index(0)].repeats for o, r in runs)
             run = max((r.seats[o.index(0)].longest_repeat_run for o, r in runs), default=0)
-            sizes = [float(n) for o, r in runs for n in r.seats[o.index(0)].iterations]
+            searched = [float(n) for o, r in runs for n in r.seats[o.index(0)].iterations]
             turn_cpu = [ms for o, r in runs for ms in r.seats[o.index(0)].turn_cpu_ms.values() if ms > 0]
             proposed = sum(r.seats[o.index(0)].proposals for o, r in runs)
             taken = sum(r.seats[o.index(0)].accepted for o, r in runs)
@@ -145,8 +151,8 @@ def main() -> None:
                 f"had ended a turn in before: {repeats} of {ends} (longest run {run})"
             )
             lines.append(
-                f"    iterations per searched decision p50 {percentile(sizes, 50):.0f} "
-                f"p95 {percentile(sizes, 95):.0f}; CPU ms per bot turn p50 {percentile(turn_cpu, 50):.0f} "
+                f"    iterations per searched decision p50 {percentile(searched, 50):.0f} "
+                f"p95 {percentile(searched, 95):.0f}; CPU ms per bot turn p50 {percentile(turn_cpu, 50):.0f} "
                 f"mean {statistics.fmean(turn_cpu) if turn_cpu else 0:.0f} p95 {percentile(turn_cpu, 95):.0f}"
                 + (
                     f"; trade proposals {proposed} ({proposed / max(len(runs), 1):.2f} per game), "

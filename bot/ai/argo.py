@@ -161,6 +161,96 @@ def _pod_reach(st: State) -> PodReach:
     return PodReach(steps, value)
 
 
+def _pod_race(st: State, free: list[int]) -> dict[int, tuple[int, int]]:
+    """Which Astronauts still free in the station can expect a seat in an Escape Pod one or two
+    moves away, and which seat: ``aid -> (moves, seat value)``. The seats go as a race would give
+    them: nearer Astronauts first, and among Astronauts as near, the players in the order they
+    play from now (the player to move first), each boarding at most two in a turn (two actions);
+    a Pod's seats are taken lowest first. So an Astronaut the others would beat to the last
+    free seat holds none of it, and boarding the lower seat of a Pod with a rival next to it
+    counts the higher seat as the rival's."""
+    pods: list[int] = []
+    for tile in st.pos:
+        seats = _POD_SEATS[tile]
+        if seats and len(st.occ.get(tile, ())) < len(seats):
+            pods.append(tile)
+    found: dict[int, tuple[int, int]] = {}
+    if not pods:
+        return found
+    n = st.n
+    first = st.active
+    done = st.phase not in ("alien", "build", "actions") or st.actions_used >= st.actions_allowed()
+    if st.finished or done:
+        first = (st.active + 1) % n
+    joined = station.links(st)
+    pushed = _pushable(st, free, joined, first)
+    claims: list[tuple[int, int, int, int, int]] = []  # (moves, turn order, not Chief, aid, pod)
+    for pod in pods:
+        steps = [-1] * _TILE_COUNT
+        steps[pod] = 0
+        queue = [pod]
+        start = 0
+        while start < len(queue):
+            tile = queue[start]
+            start += 1
+            if steps[tile] >= 2 * len(SEAT_REACH):
+                continue
+            for other in joined[tile]:
+                if steps[other] < 0:
+                    steps[other] = steps[tile] + 1
+                    queue.append(other)
+        for aid in free:
+            where = st.loc[aid]
+            if where < 0 or steps[where] < 1 or aid in pushed:
+                continue
+            moves = (steps[where] + 1) // 2 if _role(aid) == EXPLORER else steps[where]
+            if moves <= len(SEAT_REACH):
+                order = (_owner(aid) - first) % n
+                claims.append((moves, order, 0 if _role(aid) == CHIEF else 1, aid, pod))
+    claims.sort()
+    taken = {pod: len(st.occ.get(pod, ())) for pod in pods}
+    boarded: dict[tuple[int, int], int] = {}
+    for moves, _, _, aid, pod in claims:
+        seats = _POD_SEATS[pod]
+        if aid in found or taken[pod] >= len(seats):
+            continue
+        turn = (_owner(aid), moves)
+        if boarded.get(turn, 0) >= 2:
+            continue
+        boarded[turn] = boarded.get(turn, 0) + 1
+        found[aid] = (moves, seats[taken[pod]])
+        taken[pod] += 1
+    return found
+
+
+def _pushable(st: State, free: list[int], joined: dict[int, tuple[int, ...]], first: int) -> set[int]:
+    """The Astronauts a rival can push away before their owner moves again: on a full tile (the
+    Waking Room never is), next to a tile where a player who moves before their owner (from
+    ``first`` on) has an Astronaut, with somewhere to be pushed to but a Pod. Their way to a Pod
+    is not theirs to count on: a bot that walked back into the same corridor was pushed out of
+    it turn after turn (issue 34)."""
+    found: set[int] = set()
+    n = st.n
+    for aid in free:
+        where = st.loc[aid]
+        if where < 0:
+            continue
+        here = st.occ.get(where, ())
+        if len(here) < TILES[where].capacity:
+            continue
+        mine = (_owner(aid) - first) % n
+        exits = joined[where]
+        for other in exits:
+            rivals = [b for b in st.occ.get(other, ()) if (_owner(b) - first) % n < mine]
+            if TILES[other].kind == POD or not rivals:
+                continue
+            # pushed from ``other``: anywhere else but a Pod (a push into a Pod seats it)
+            if any(away != other and TILES[away].kind != POD for away in exits):
+                found.add(aid)
+                break
+    return found
+
+
 def _warehouse_reach(st: State, points: list[float]) -> None:
     """Add to ``points`` the Warehouse Activations within reach: a Warehouse a player has not
     used yet (and not used twice) with one of their Astronauts on it, or next to it."""
@@ -208,18 +298,14 @@ def projections(st: State) -> tuple[list[float], float, bool]:
         per = FREE_SEAT * min(1.0, free_seats / len(free))
         if st.final_turns is not None:
             per *= 0.5
-        reach = _pod_reach(st)
+        claimed = _pod_race(st, free)
         for aid in free:
             chief = _role(aid) == CHIEF
             value = per * (1.6 if chief else 1.0)
-            where = st.loc[aid]
-            steps = reach.steps[where] if where >= 0 else -1
-            if steps >= 0:
-                seat_value = reach.value[where]
-                moves = (steps + 1) // 2 if _role(aid) == EXPLORER else steps
-                if moves <= len(SEAT_REACH):
-                    seated = keep * seat_value * (2 if chief else 1)
-                    value = max(value, SEAT_REACH[moves - 1] * seated)
+            seated = claimed.get(aid)
+            if seated is not None:
+                moves, seat_value = seated
+                value = max(value, SEAT_REACH[moves - 1] * keep * seat_value * (2 if chief else 1))
             if aid in threatened:
                 value *= 1.0 - THREAT
             points[_owner(aid)] += value
