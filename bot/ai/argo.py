@@ -80,7 +80,12 @@ ACTION_WIDTH: Final = 17
 PUSH_WIDTH: Final = 3
 """A push's typical number of choices."""
 SEAT_REACH = (0.6, 0.4)
-"""Share of a free Pod seat's value (as if seated) an Astronaut one or two moves away holds."""
+"""Share of a free Pod seat's value (as if seated) an Astronaut one or two moves away holds when
+another player also has an Astronaut in reach of that Pod."""
+UNCONTESTED_REACH = (0.9, 0.75)
+"""The same share when nobody else can reach the Pod in two moves: only an Alien, the Security
+Center or a push can stop it (the greedy player boarded a Chief on a Pod's 5-seat two moves away
+and the bot, which held it at 0.4 of the seat, did not launch the Pod from its Security Center)."""
 WAREHOUSE_REACH = 0.7
 """Share of a Warehouse's points held by a player with an Astronaut on it who has not used it."""
 WAREHOUSE_NEAR = 0.3
@@ -161,20 +166,22 @@ def _pod_reach(st: State) -> PodReach:
     return PodReach(steps, value)
 
 
-def _pod_race(st: State, free: list[int]) -> dict[int, tuple[int, int]]:
+def _pod_race(st: State, free: list[int]) -> dict[int, tuple[int, int, bool, bool]]:
     """Which Astronauts still free in the station can expect a seat in an Escape Pod one or two
-    moves away, and which seat: ``aid -> (moves, seat value)``. The seats go as a race would give
+    moves away, and which seat: ``aid -> (moves, seat value, whether it fills the Pod, whether
+    another player has an Astronaut in reach of the Pod)``. The seats go as a race would give
     them: nearer Astronauts first, and among Astronauts as near, the players in the order they
     play from now (the player to move first), each boarding at most two in a turn (two actions);
     a Pod's seats are taken lowest first. So an Astronaut the others would beat to the last
     free seat holds none of it, and boarding the lower seat of a Pod with a rival next to it
-    counts the higher seat as the rival's."""
+    counts the higher seat as the rival's. An Astronaut a rival who plays first can push further
+    from the Pod holds no seat in it."""
     pods: list[int] = []
     for tile in st.pos:
         seats = _POD_SEATS[tile]
         if seats and len(st.occ.get(tile, ())) < len(seats):
             pods.append(tile)
-    found: dict[int, tuple[int, int]] = {}
+    found: dict[int, tuple[int, int, bool, bool]] = {}
     if not pods:
         return found
     n = st.n
@@ -183,7 +190,7 @@ def _pod_race(st: State, free: list[int]) -> dict[int, tuple[int, int]]:
     if st.finished or done:
         first = (st.active + 1) % n
     joined = station.links(st)
-    pushed = _pushable(st, free, joined, first)
+    pushers = _pushers(st, free, joined, first)
     claims: list[tuple[int, int, int, int, int]] = []  # (moves, turn order, not Chief, aid, pod)
     for pod in pods:
         steps = [-1] * _TILE_COUNT
@@ -201,13 +208,19 @@ def _pod_race(st: State, free: list[int]) -> dict[int, tuple[int, int]]:
                     queue.append(other)
         for aid in free:
             where = st.loc[aid]
-            if where < 0 or steps[where] < 1 or aid in pushed:
+            if where < 0 or steps[where] < 1:
+                continue
+            sources = pushers.get(aid)
+            if sources is not None and _pushed_away(st, where, sources, joined, steps):
                 continue
             moves = (steps[where] + 1) // 2 if _role(aid) == EXPLORER else steps[where]
             if moves <= len(SEAT_REACH):
                 order = (_owner(aid) - first) % n
                 claims.append((moves, order, 0 if _role(aid) == CHIEF else 1, aid, pod))
     claims.sort()
+    owners: dict[int, set[int]] = {pod: set() for pod in pods}
+    for _, _, _, aid, pod in claims:
+        owners[pod].add(_owner(aid))
     taken = {pod: len(st.occ.get(pod, ())) for pod in pods}
     boarded: dict[tuple[int, int], int] = {}
     for moves, _, _, aid, pod in claims:
@@ -218,37 +231,45 @@ def _pod_race(st: State, free: list[int]) -> dict[int, tuple[int, int]]:
         if boarded.get(turn, 0) >= 2:
             continue
         boarded[turn] = boarded.get(turn, 0) + 1
-        found[aid] = (moves, seats[taken[pod]])
+        found[aid] = (moves, seats[taken[pod]], taken[pod] + 1 == len(seats), len(owners[pod]) > 1)
         taken[pod] += 1
     return found
 
 
-def _pushable(st: State, free: list[int], joined: dict[int, tuple[int, ...]], first: int) -> set[int]:
-    """The Astronauts a rival can push away before their owner moves again: on a full tile (the
-    Waking Room never is), next to a tile where a player who moves before their owner (from
-    ``first`` on) has an Astronaut, with somewhere to be pushed to but a Pod. Their way to a Pod
-    is not theirs to count on: a bot that walked back into the same corridor was pushed out of
-    it turn after turn (issue 34)."""
-    found: set[int] = set()
+def _pushers(
+    st: State, free: list[int], joined: dict[int, tuple[int, ...]], first: int
+) -> dict[int, list[int]]:
+    """For each Astronaut a rival can push before its owner moves again, the tiles it could be
+    pushed from: it stands on a full tile (the Waking Room never is), next to a tile where a
+    player who moves before its owner (from ``first`` on) has an Astronaut."""
+    found: dict[int, list[int]] = {}
     n = st.n
     for aid in free:
         where = st.loc[aid]
-        if where < 0:
-            continue
-        here = st.occ.get(where, ())
-        if len(here) < TILES[where].capacity:
+        if where < 0 or len(st.occ.get(where, ())) < TILES[where].capacity:
             continue
         mine = (_owner(aid) - first) % n
-        exits = joined[where]
-        for other in exits:
-            rivals = [b for b in st.occ.get(other, ()) if (_owner(b) - first) % n < mine]
-            if TILES[other].kind == POD or not rivals:
+        for other in joined[where]:
+            if TILES[other].kind == POD:
                 continue
-            # pushed from ``other``: anywhere else but a Pod (a push into a Pod seats it)
-            if any(away != other and TILES[away].kind != POD for away in exits):
-                found.add(aid)
-                break
+            if any((_owner(b) - first) % n < mine for b in st.occ.get(other, ())):
+                found.setdefault(aid, []).append(other)
     return found
+
+
+def _pushed_away(
+    st: State, where: int, sources: list[int], joined: dict[int, tuple[int, ...]], steps: list[int]
+) -> bool:
+    """Whether an Astronaut on ``where`` can be pushed from one of ``sources`` further from the
+    Pod whose distances are ``steps`` (or onto an Alien): a bot that walked back to a Pod's
+    door was pushed out of it turn after turn (issue 34). A push into a Pod seats it."""
+    for source in sources:
+        for away in joined[where]:
+            if away == source or TILES[away].kind == POD:
+                continue
+            if steps[away] < 0 or steps[away] > steps[where] or away in st.aliens:
+                return True
+    return False
 
 
 def _warehouse_reach(st: State, points: list[float]) -> None:
@@ -304,8 +325,10 @@ def projections(st: State) -> tuple[list[float], float, bool]:
             value = per * (1.6 if chief else 1.0)
             seated = claimed.get(aid)
             if seated is not None:
-                moves, seat_value = seated
-                value = max(value, SEAT_REACH[moves - 1] * keep * seat_value * (2 if chief else 1))
+                moves, seat_value, fills, contested = seated
+                share = SEAT_REACH[moves - 1] if contested else UNCONTESTED_REACH[moves - 1]
+                stays = 1.0 if fills else keep  # a Pod leaves as soon as it is full
+                value = max(value, share * stays * seat_value * (2 if chief else 1))
             if aid in threatened:
                 value *= 1.0 - THREAT
             points[_owner(aid)] += value
