@@ -1,14 +1,14 @@
-"""Benchmark: how strong the bot levels are against a one-ply greedy player (issue 24's targets).
+"""Benchmark: how strong the bot levels are against a one-ply greedy player (issue 34's targets).
 
-Run ``python bench/ai_strength.py [--games 10] [--levels hard,normal,easy] [--jobs 1] [--seed 0]
-[--parts 2] [--iterations N]``. Two-player games of Argo and Argoat, each level at its production
+Run ``python bench/ai_strength.py [--games 30] [--levels hard,normal,easy] [--jobs 1] [--seed 0]
+[--parts 2] [--iterations N | --fixed]``. Two-player games of Argo and Argoat, each level at its production
 budget (wall-clock seconds for a whole turn, shared among the turn's decisions, see
 ``bot/ai/budget.py``) against ``bot.ai.greedy`` (it tries every move once on a determinised copy
 and keeps the best by a simple heuristic of its own). ``--parts 2`` (the default) searches each
 decision twice with its own seed and adds the root statistics up, as the bot does when a decision
 has both AI workers to itself (a person alone with bots on two cores); ``--parts 1`` gives each
-decision one core. ``--iterations N`` replaces the time with a fixed search size (load-independent).
-Seats alternate between games; the same seeds are played by every level.
+decision one core. ``--iterations N`` replaces the time with a fixed search size (load-independent),
+``--fixed`` with the sizes that match the budgets (:data:`FIXED`). Seats alternate between games; the same seeds are played by every level.
 
 Reported per game and level: the bot's wins with a 95% Wilson interval (Argo: the bot wins the
 game, the Aliens' victories count as losses), the greedy player's wins, unfinished games (stopped
@@ -24,9 +24,8 @@ view but the turn number) it had already ended a turn in (``bot.arena.Repetition
 Also per cell: iterations per searched decision, CPU milliseconds per bot turn, and (Argoat) the
 bot's trade proposals, how many the greedy player accepted, and in how many games it proposed.
 
-``--iterations`` takes ``N`` for every level or ``level=N,...``; ``--fixed`` is the sizes that
-match the levels' turn budgets in CPU on two quiet cores (:data:`FIXED`). The load average is
-printed at the start and the end.
+``--iterations`` takes ``N`` for every level or ``level=N,...``. The load average is printed at
+the start and the end (it changes nothing at fixed sizes, everything at the wall budgets).
 
 Targets (issue 34): ``hard`` >= 90% and ``normal`` >= 80% in both games, no unfinished game.
 """
