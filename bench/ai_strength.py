@@ -8,7 +8,8 @@ and keeps the best by a simple heuristic of its own). ``--parts 2`` (the default
 decision twice with its own seed and adds the root statistics up, as the bot does when a decision
 has both AI workers to itself (a person alone with bots on two cores); ``--parts 1`` gives each
 decision one core. ``--iterations N`` replaces the time with a fixed search size (load-independent),
-``--fixed`` with the sizes that match the budgets (:data:`FIXED`). Seats alternate between games; the same seeds are played by every level.
+``--fixed`` with the sizes that match the budgets (:data:`FIXED`). Seats alternate between games;
+the same seeds are played by every level.
 
 Reported per game and level: the bot's wins with a 95% Wilson interval (Argo: the bot wins the
 game, the Aliens' victories count as losses), the greedy player's wins, unfinished games (stopped
