@@ -1,7 +1,8 @@
 """Running the AI off the event loop: a pool of worker processes (or one thread) that take a
 game's JSON and return the action a bot seat chooses.
 
-The pool is started and warmed when the bot starts (:meth:`Thinker.start`). Decisions wait in
+Workers are forked on demand, warm, from the bot's worker server (:mod:`bot.workers`), which
+:meth:`Thinker.start` starts in the background when the bot starts. Decisions wait in
 this process, one queue per table, and go to a free worker round-robin between the tables, so no
 table's bots wait behind a long run of another table's. A decision's time budget is wall-clock
 time counted from the moment its table asked: a decision that waited for a worker searches for
@@ -24,7 +25,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-from bot import metrics
+from bot import metrics, workers
 from bot.engine.core import Action, Game
 from bot.engine.registry import GameRegistry, discover
 
@@ -34,8 +35,6 @@ _REGISTRY: GameRegistry | None = None
 
 MIN_SHARE = 0.1
 """The share of its budget a decision still searches when it waited for a worker that long."""
-WARM_SECONDS = 60.0
-"""How long :meth:`Thinker.start` waits for every worker to be ready before it lets the bot go on."""
 
 
 class AIUnavailable(RuntimeError):
@@ -94,10 +93,18 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
+_warm = False
+"""Whether :func:`warm` has run in this process (a worker forked from a warm server inherits it)."""
+
+
 def warm() -> None:
     """Do once what a worker's first decision would: import the AI and every game, and make one
     tiny decision per game (engine tables and caches filled). Failures are only logged: the
-    decision that meets them will report them."""
+    decision that meets them will report them. Later calls do nothing."""
+    global _warm
+    if _warm:
+        return
+    _warm = True
     try:
         from bot.ai import choose_action
 
@@ -113,16 +120,12 @@ def warm() -> None:
 
 
 def _start_worker() -> None:
-    """A worker's initializer: watch the bot, then warm up before taking any decision."""
+    """A worker's initializer: watch the bot, then warm up before taking any decision (nothing
+    to do in a worker forked from the warm server)."""
     _exit_with_parent()
+    if workers.forking() and not workers.preloaded():
+        log.warning("an AI worker was forked from a worker server that did not preload; warming it here")
     warm()
-
-
-def _ready() -> int:
-    """A warmed worker's answer to "are you there?": its process id (a worker takes tasks only
-    once its initializer is done). The pause lets the other workers answer the other pings."""
-    time.sleep(0.02)
-    return os.getpid()
 
 
 class _Decision:
@@ -165,46 +168,36 @@ class Thinker:
         """Decisions not yet sent to a worker, per table; the dict's order is the rotation."""
         self._busy = 0
         self._serving: set[asyncio.Task[None]] = set()
-        self.warm_workers: set[int] = set()
-        """The process ids of the workers :meth:`start` saw ready (warmed up)."""
 
     def _executor(self) -> Executor:
         if self._pool is None:
             if self.workers > 0:
-                context = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(
-                    max_workers=self.workers, mp_context=context, initializer=_start_worker
-                )
+                    max_workers=self.workers, mp_context=workers.context(), initializer=_start_worker
+                )  # a worker is started for a decision when none is free, up to ``workers``
             else:
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
             self.pools_started += 1
         return self._pool
 
     async def start(self) -> None:
-        """Start every worker and wait (at most :data:`WARM_SECONDS`) until each has warmed up,
-        so that the first bot move does not pay for it. If that fails it is logged; the first
-        decision tries again."""
+        """Start the worker server (:mod:`bot.workers`) and wait until it is warm, so that the
+        first decision forks a warm worker in milliseconds; no worker process is started until a
+        decision needs one. The bot does not wait for this (it runs while the bot gets ready). If
+        it fails it is logged; the first decision tries again."""
         if self.workers == 0:
             return
-        loop = asyncio.get_running_loop()
-        pool: Executor | None = None
-        seen: set[int] = set()
-        until = time.perf_counter() + WARM_SECONDS
         try:
-            pool = self._executor()
-            while not set(self.worker_pids()) <= seen or not seen:
-                if time.perf_counter() > until:
-                    log.warning("the AI workers took over %.0f s to warm up", WARM_SECONDS)
-                    return
-                pings = [loop.run_in_executor(pool, _ready) for _ in range(self.workers)]
-                seen.update(await asyncio.gather(*pings))
-                self.warm_workers = seen & set(self.worker_pids())
-        except (OSError, BrokenProcessPool) as exc:
-            log.warning("could not start the AI workers (%s); the first bot move tries again", exc)
-            if pool is not None:
-                self._retire(pool)
+            await workers.started()
+        except OSError as exc:
+            log.warning("could not start the worker server (%s); the first bot move tries again", exc)
             return
-        log.info("%d AI worker(s) started and warm", len(seen))
+        log.info("AI workers: up to %d, started when a bot first moves, from a warm server", self.workers)
+
+    @property
+    def searching(self) -> int:
+        """How many decisions are being searched now (in workers or on the thread)."""
+        return self._busy
 
     def worker_pids(self) -> list[int]:
         """The process ids of the current pool's workers (none before the pool is started)."""
@@ -224,8 +217,9 @@ class Thinker:
 
     async def _submit(self, args: tuple[Any, ...]) -> Action | None:
         try:
+            await workers.started()  # a worker is then forked at once, never while the server warms
             pool = self._executor()
-        except OSError as exc:  # no pool could be made (out of semaphores, processes or memory)
+        except OSError as exc:  # no server or pool (out of semaphores, processes or memory)
             raise AIUnavailable(f"could not start the AI workers: {exc}") from exc
         try:
             try:
