@@ -223,10 +223,13 @@ class Thinker:
             raise AIUnavailable(f"could not start the AI workers: {exc}") from exc
         try:
             try:
-                decision = asyncio.get_running_loop().run_in_executor(pool, decide, *args)
-            except OSError as exc:  # submitting starts a worker if none is idle
+                # Submitting starts a worker if none is free, and multiprocessing then polls its
+                # other children: on a thread, so that the event loop never waits for either.
+                loop = asyncio.get_running_loop()
+                decision = await loop.run_in_executor(None, workers.bare, pool.submit, decide, *args)
+            except OSError as exc:
                 raise AIUnavailable(f"could not start an AI worker: {exc}") from exc
-            return await decision
+            return await asyncio.wrap_future(decision)
         except (BrokenProcessPool, AIUnavailable):
             self._retire(pool)
             raise

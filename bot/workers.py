@@ -13,6 +13,7 @@ ends with the bot (multiprocessing watches that), and each worker watches the bo
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import gc
 import logging
 import multiprocessing
@@ -20,8 +21,12 @@ import multiprocessing.context
 import multiprocessing.forkserver
 import sys
 import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 PRELOAD = ("bot.worker_server",)
 """What the server imports as it starts (importing it warms the server: :func:`warm_server`)."""
@@ -53,6 +58,14 @@ def server_pid() -> int | None:
     return multiprocessing.forkserver._forkserver._forkserver_pid  # type: ignore[attr-defined]
 
 
+def bare(function: Callable[..., T], *args: Any) -> T:
+    """``function(*args)`` in an empty context. For multiprocessing's calls that wait (starting a
+    process polls the others, ``join`` waits): they read ``time.monotonic``, and a test harness
+    that runs the bot on a virtual clock (SimCord) holds that clock still in the bot's own
+    context, where a wait with a timeout would then never end."""
+    return contextvars.Context().run(function, *args)
+
+
 def _nothing() -> None:
     """A process that ends at once: starting it waits until the server has preloaded."""
 
@@ -66,8 +79,8 @@ def _check() -> None:
         if pid in _checked:
             return
         probe = ctx.Process(target=_nothing, daemon=True)
-        probe.start()  # answered by the server only once its preload is done
-        probe.join()
+        bare(probe.start)  # answered by the server only once its preload is done
+        bare(probe.join)
         _checked.add(pid or 0)
 
 
@@ -80,7 +93,7 @@ async def started() -> None:
     pid = server_pid()
     if pid is not None and pid in _checked:
         return
-    await asyncio.get_running_loop().run_in_executor(None, _check)
+    await asyncio.get_running_loop().run_in_executor(None, bare, _check)
 
 
 def warm_server() -> None:

@@ -184,7 +184,8 @@ class PipeWorkers:
             target=_serve, args=(theirs, self.initializer, self.initargs, self.function), daemon=True
         )
         try:
-            process.start()
+            # on a thread: multiprocessing polls its other children as it starts one
+            await asyncio.get_running_loop().run_in_executor(None, workers_server.bare, process.start)
         finally:
             theirs.close()
         sock = socket.socket(fileno=os.dup(ours.fileno()))
@@ -325,7 +326,7 @@ class PipeWorkers:
             worker.writer.close()
         with contextlib.suppress(Exception):
             worker.process.kill()
-            worker.process.join(timeout=1)
+            workers_server.bare(worker.process.join, 1)
 
     def close(self) -> None:
         """Stop the workers; calls still waiting or running fail with :class:`WorkerDied`."""

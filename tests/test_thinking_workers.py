@@ -1,6 +1,7 @@
 """The AI's worker processes, with real processes killed from outside: a killed bot leaves no
-worker or resource tracker behind, a killed worker costs one new pool however many decisions were
-waiting, a second death during a decision is one clear error, and nothing leaks semaphores."""
+worker, worker server or resource tracker behind, a killed worker costs one new pool however many
+decisions were waiting, a second death during a decision is one clear error, and nothing leaks
+semaphores."""
 
 from __future__ import annotations
 
@@ -53,12 +54,12 @@ def _kill(pids: list[int]) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
-def test_a_killed_bot_leaves_no_worker_and_no_resource_tracker():
+def test_a_killed_bot_leaves_no_worker_no_worker_server_and_no_resource_tracker():
     bot = _script("hold")
     pids: list[int] = []
     try:
         started = json.loads(bot.stdout.readline())  # a decision is running in the worker now
-        pids = [started["worker"], started["tracker"]]
+        pids = [started["worker"], started["server"], started["tracker"]]
         semaphores = [Path(f"/dev/shm/sem.{name.lstrip('/')}") for name in started["semaphores"]]
         assert all(_alive(p) for p in pids) and len(semaphores) == 5
         assert all(s.exists() for s in semaphores)
