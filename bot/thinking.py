@@ -35,6 +35,13 @@ _REGISTRY: GameRegistry | None = None
 
 MIN_SHARE = 0.1
 """The share of its budget a decision still searches when it waited for a worker that long."""
+NICE = 5
+"""How much lower than the bot the AI workers run (``os.nice``): a board a person waits for and
+the bot's own event loop come before a search (against two searches at the bot's priority a
+board drawn at the bot's took 2-3 times as long as on the bot's thread; docs/boards.md). It
+costs a search little: a board takes milliseconds. Where the bot's processes share a scheduling
+group (a container, a service's cgroup, a login session's autogroup), it changes nothing against
+other programs; otherwise the searches also yield to other programs at the bot's priority."""
 
 
 class AIUnavailable(RuntimeError):
@@ -119,13 +126,16 @@ def warm() -> None:
         log.exception("warming up an AI worker failed")
 
 
-def _start_worker() -> None:
-    """A worker's initializer: watch the bot, then warm up before taking any decision (nothing
-    to do in a worker forked from the warm server)."""
+def _start_worker(nice: int = NICE) -> None:
+    """A worker's initializer: watch the bot, warm up before taking any decision (nothing to do
+    in a worker forked from the warm server), then run ``nice`` lower than the bot."""
     _exit_with_parent()
     if workers.forking() and not workers.preloaded():
         log.warning("an AI worker was forked from a worker server that did not preload; warming it here")
     warm()
+    if nice > 0:
+        with contextlib.suppress(OSError):  # not permitted: the worker runs at the bot's priority
+            os.nice(nice)
 
 
 class _Decision:
@@ -160,6 +170,8 @@ class Thinker:
 
     def __init__(self, workers: int = 1, budget_s: float | None = None) -> None:
         self.workers = workers
+        self.nice = NICE
+        """How much lower than the bot this thinker's worker processes run."""
         self.budget_s = budget_s
         self._pool: Executor | None = None
         self.pools_started = 0
@@ -173,7 +185,10 @@ class Thinker:
         if self._pool is None:
             if self.workers > 0:
                 self._pool = ProcessPoolExecutor(
-                    max_workers=self.workers, mp_context=workers.context(), initializer=_start_worker
+                    max_workers=self.workers,
+                    mp_context=workers.context(),
+                    initializer=_start_worker,
+                    initargs=(self.nice,),
                 )  # a worker is started for a decision when none is free, up to ``workers``
             else:
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")

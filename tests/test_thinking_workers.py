@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from bot.engine.argo import ArgoGame
-from bot.thinking import AIUnavailable, Thinker
+from bot.thinking import NICE, AIUnavailable, Thinker
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -135,5 +135,22 @@ async def test_a_worker_that_died_while_idle_is_replaced_at_the_next_decision():
         await _until(lambda: not _alive(first))
         assert await thinker.choose(game, seat, "easy", 1) in game.legal_actions(seat)
         assert thinker.pools_started == 2 and thinker.worker_pids() != [first]
+    finally:
+        thinker.close()
+
+
+async def test_ai_workers_run_below_the_bot_and_start_when_a_bot_first_moves():
+    """No worker runs before a decision needs one; the worker then runs at ``NICE`` below the
+    bot, so that boards and the bot's own loop come before a search."""
+    thinker = Thinker(workers=1, budget_s=0.05)
+    game = ArgoGame.new(("a", "b"), 1, {})
+    seat = game.prompt().player
+    try:
+        await thinker.start()
+        assert thinker.worker_pids() == []
+        assert await thinker.choose(game, seat, "easy", 0) in game.legal_actions(seat)
+        [worker] = thinker.worker_pids()
+        bot = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, worker) == min(19, bot + NICE)  # 19: the lowest there is
     finally:
         thinker.close()
