@@ -42,6 +42,9 @@ board drawn at the bot's took 2-3 times as long as on the bot's thread; docs/boa
 costs a search little: a board takes milliseconds. Where the bot's processes share a scheduling
 group (a container, a service's cgroup, a login session's autogroup), it changes nothing against
 other programs; otherwise the searches also yield to other programs at the bot's priority."""
+IDLE_S = 300.0
+"""The AI workers end once no decision has been made for this long (the next decision forks a new
+one, warm, in milliseconds); a search leaves 10-20 MB behind in its worker."""
 
 
 class AIUnavailable(RuntimeError):
@@ -175,11 +178,14 @@ class Thinker:
         self.budget_s = budget_s
         self._pool: Executor | None = None
         self.pools_started = 0
-        """How many worker pools this thinker has started (1 + one per restart after a death)."""
+        """How many worker pools this thinker has started (the first, and one more after each death
+        of a worker and after each :data:`IDLE_S` without a decision)."""
         self._waiting: dict[Hashable, deque[_Decision]] = {}
         """Decisions not yet sent to a worker, per table; the dict's order is the rotation."""
         self._busy = 0
         self._serving: set[asyncio.Task[None]] = set()
+        self._used = 0.0  # when the workers last answered (event loop time)
+        self._idle: asyncio.TimerHandle | None = None
 
     def _executor(self) -> Executor:
         if self._pool is None:
@@ -248,6 +254,28 @@ class Thinker:
         except (BrokenProcessPool, AIUnavailable):
             self._retire(pool)
             raise
+        finally:
+            self._end_when_idle()
+
+    def _end_when_idle(self) -> None:
+        """Stop the workers once they have answered nothing for :data:`IDLE_S`."""
+        loop = asyncio.get_running_loop()
+        self._used = loop.time()
+        if self._idle is None:
+            self._idle = loop.call_later(IDLE_S, self._ended_if_idle)
+
+    def _ended_if_idle(self) -> None:
+        self._idle = None
+        pool = self._pool
+        if not isinstance(pool, ProcessPoolExecutor):
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._used + IDLE_S - loop.time()
+        if self._busy or self._waiting or wait > 0:
+            self._idle = loop.call_later(max(wait, 0.0) or IDLE_S, self._ended_if_idle)
+            return
+        self._pool = None
+        pool.shutdown(wait=False, cancel_futures=True)
 
     @metrics.times_decisions
     async def choose(
@@ -327,6 +355,9 @@ class Thinker:
                 with contextlib.suppress(RuntimeError):  # its event loop is already closed
                     decision.answer.cancel()
         self._waiting.clear()
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+from bot import thinking
 from bot.engine.argo import ArgoGame
 from bot.thinking import NICE, AIUnavailable, Thinker
 
@@ -152,5 +153,22 @@ async def test_ai_workers_run_below_the_bot_and_start_when_a_bot_first_moves():
         [worker] = thinker.worker_pids()
         bot = os.getpriority(os.PRIO_PROCESS, 0)
         assert os.getpriority(os.PRIO_PROCESS, worker) == min(19, bot + NICE)  # 19: the lowest there is
+    finally:
+        thinker.close()
+
+
+async def test_ai_workers_end_when_idle_and_the_next_decision_starts_one(monkeypatch):
+    """Workers that made no decision for ``IDLE_S`` end (their memory goes back); the next
+    decision starts a new one."""
+    monkeypatch.setattr(thinking, "IDLE_S", 0.5)
+    thinker = Thinker(workers=1, budget_s=0.05)
+    game = ArgoGame.new(("a", "b"), 1, {})
+    seat = game.prompt().player
+    try:
+        assert await thinker.choose(game, seat, "easy", 0) in game.legal_actions(seat)
+        [first] = thinker.worker_pids()
+        await _until(lambda: thinker.worker_pids() == [] and not _alive(first))
+        assert await thinker.choose(game, seat, "easy", 1) in game.legal_actions(seat)
+        assert len(thinker.worker_pids()) == 1 and thinker.pools_started == 2
     finally:
         thinker.close()
