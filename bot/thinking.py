@@ -133,7 +133,7 @@ def _start_worker(nice: int = NICE) -> None:
     """A worker's initializer: watch the bot, warm up before taking any decision (nothing to do
     in a worker forked from the warm server), then run ``nice`` lower than the bot."""
     _exit_with_parent()
-    if workers.forking() and not workers.preloaded():
+    if workers.forked() and not workers.preloaded():
         log.warning("an AI worker was forked from a worker server that did not preload; warming it here")
     warm()
     if nice > 0:

@@ -19,6 +19,7 @@ import logging
 import multiprocessing
 import multiprocessing.context
 import multiprocessing.forkserver
+import os
 import sys
 import threading
 from collections.abc import Callable
@@ -34,11 +35,14 @@ PRELOAD = ("bot.worker_server",)
 _checked: set[int] = set()
 """The servers (process ids) seen answering, after their preload, by :func:`started`."""
 _checking = threading.Lock()
+_failed: str | None = None
+"""Why the server could not be started in this process (its workers are then spawned)."""
 
 
 def forking() -> bool:
-    """True where workers are forked from the warm server; False where they are spawned."""
-    return "forkserver" in multiprocessing.get_all_start_methods()
+    """True where workers are forked from the warm server; False where they are spawned (no
+    forkserver on this system, or the server could not be started here)."""
+    return _failed is None and "forkserver" in multiprocessing.get_all_start_methods()
 
 
 def context() -> multiprocessing.context.ForkServerContext | multiprocessing.context.SpawnContext:
@@ -87,13 +91,26 @@ def _check() -> None:
 async def started() -> None:
     """Have the server running and warm (at once when it is; the first time, and after the
     server was replaced, it waits on a thread: starting a worker before that would block the
-    event loop until the server is ready). Raises ``OSError`` if no server can be started."""
+    event loop until the server is ready). If the server cannot be started (it needs a writable
+    temporary folder for its socket: ``TMPDIR`` or ``/tmp``), that is logged once, and from then
+    on this process spawns its workers, which warm themselves."""
+    global _failed
     if not forking():
         return
     pid = server_pid()
     if pid is not None and pid in _checked:
         return
-    await asyncio.get_running_loop().run_in_executor(None, bare, _check)
+    try:
+        await asyncio.get_running_loop().run_in_executor(None, bare, _check)
+    except Exception as exc:
+        if _failed is not None:  # said already
+            return
+        _failed = f"{type(exc).__name__}: {exc}"
+        log.warning(
+            "the worker server could not be started (%s): worker processes are spawned instead, "
+            "each warming itself (slower to start, more memory)",
+            _failed,
+        )
 
 
 def warm_server() -> None:
@@ -114,6 +131,13 @@ def warm_server() -> None:
         log.exception("warming the renderer in the worker server failed")
     gc.collect()
     gc.freeze()
+
+
+def forked() -> bool:
+    """True in a worker forked from the server (its parent is the server; a spawned worker's is
+    the bot)."""
+    parent = multiprocessing.parent_process()
+    return parent is not None and os.getppid() != parent.pid
 
 
 def preloaded() -> bool:

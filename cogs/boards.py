@@ -84,7 +84,7 @@ def _start_worker(priority: str = PRIORITY) -> None:
     forked from the warm server), then yield the CPU to the bot (warmed first, so a busy host
     cannot keep an idle-class worker from ever being ready)."""
     _exit_with_parent()
-    if workers_server.forking() and not workers_server.preloaded():
+    if workers_server.forked() and not workers_server.preloaded():
         log.warning("a board worker was forked from a worker server that did not preload; warming it here")
     render.warm_up()
     lower_priority(priority)

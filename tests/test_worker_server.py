@@ -88,3 +88,49 @@ def test_workers_started_on_demand_and_the_server_end_when_the_bot_is_killed():
         for pid in pids:
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+NO_TEMP = """
+import asyncio, json, multiprocessing.util, os
+import render
+from bot import workers
+from bot.engine.argo import GAME
+from bot.thinking import Thinker
+from cogs.boards import BoardPool
+
+def no_temp():
+    raise FileNotFoundError("No usable temporary directory found")
+
+async def main():
+    multiprocessing.util.get_temp_dir = no_temp  # as under systemd's ProtectSystem=strict
+    game = GAME.new(["a", "b"], 3, {})
+    view = game.view(None)
+    boards, thinker = BoardPool(1), Thinker(workers=1, budget_s=0.05)
+    await asyncio.gather(boards.start(), thinker.start())
+    png = await boards.png(view)
+    seat = game.prompt().player
+    action = await thinker.choose(game, seat, "easy", 1)
+    parents = [int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+               for pid in boards.worker_pids() + thinker.worker_pids()]
+    print(json.dumps({"same": png == render.board_png(view), "legal": action in game.legal_actions(seat),
+                      "forking": workers.forking(), "spawned_by_the_bot": parents == [os.getpid()] * 2}))
+    thinker.close()
+    boards.close()
+
+asyncio.run(main())
+"""
+
+
+def test_without_a_worker_server_workers_are_spawned():
+    """The server needs a writable temporary folder for its socket; without one (systemd's
+    ``ProtectSystem=strict`` without ``PrivateTmp``), the bot says so once and spawns its workers
+    itself: boards and bot moves still come from worker processes."""
+    out = subprocess.run(
+        [sys.executable, "-c", NO_TEMP], cwd=ROOT, capture_output=True, text=True, timeout=180,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    report = json.loads(out.stdout)
+    assert report == {"same": True, "legal": True, "forking": False, "spawned_by_the_bot": True}
+    assert out.stderr.count("the worker server could not be started") == 1, out.stderr
+    assert "did not preload" not in out.stderr
