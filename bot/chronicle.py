@@ -64,7 +64,10 @@ class Chronicle:
     """A table's whole log (seq, turn, actor, how it counts, public summary) up to version
     ``upto``, and each seat's last two boards; see the module docstring."""
 
-    def __init__(self, rows: Iterable[Entry], views: dict[str, list[Any]], upto: int) -> None:
+    def __init__(
+        self, rows: Iterable[Entry], views: dict[str, list[Any]], upto: int, *, hot: int = HOT_ROWS
+    ) -> None:
+        self._hot_rows = hot
         self._hot: list[Entry] = []
         self._cold: bytes | None = None
         self._views = views
@@ -75,11 +78,17 @@ class Chronicle:
 
     @classmethod
     def from_store(
-        cls, rows: Iterable[tuple[Any, ...]], views: Iterable[tuple[Any, ...]], upto: int
+        cls,
+        rows: Iterable[tuple[Any, ...]],
+        views: Iterable[tuple[Any, ...]],
+        upto: int,
+        *,
+        hot: int = HOT_ROWS,
     ) -> Chronicle:
         """Built from the store's rows (``TableReads.chronicle_rows``): log rows
         ``(seq, turn, actor, action JSON, summary)`` up to version ``upto``, and seat views
-        ``(seat, latest_turn, latest JSON, prior_turn, prior JSON)``."""
+        ``(seat, latest_turn, latest JSON, prior_turn, prior JSON)``; ``hot``: rows kept
+        uncompressed at least (see :data:`HOT_ROWS`)."""
         entries = sorted(
             (seq, turn, actor, flags_of(action), summary) for seq, turn, actor, action, summary in rows
         )
@@ -92,7 +101,7 @@ class Chronicle:
             ]
             for seat, latest_turn, latest, prior_turn, prior in views
         }
-        return cls(entries, boards, upto)
+        return cls(entries, boards, upto, hot=hot)
 
     @classmethod
     def opened(cls, host_id: str, action: dict[str, Any]) -> Chronicle:
@@ -130,10 +139,10 @@ class Chronicle:
 
     def _append(self, row: Entry) -> None:
         self._hot.append(row)
-        if len(self._hot) >= 2 * HOT_ROWS:
+        if len(self._hot) >= 2 * self._hot_rows:
             older = _unpack(self._cold) if self._cold is not None else []
-            self._cold = _pack(older + [list(e) for e in self._hot[:HOT_ROWS]])
-            del self._hot[:HOT_ROWS]
+            self._cold = _pack(older + [list(e) for e in self._hot[: self._hot_rows]])
+            del self._hot[: self._hot_rows]
 
     # -- reading --------------------------------------------------------------------------------
 
