@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 from bot.config import Settings
-from bot.engine.core import Game, format_text
+from bot.engine.core import format_text
 from bot.table import turn_of
 from cogs.catchup import summarise
-from tests.driver import Driver, open_table, random_policy
-from tests.pg_statements import StatementLog, log_statements
-from tests.sqlite_calls import SqliteCalls
+from tests.click_counts import Counter, Counting, kind_of
+from tests.driver import open_table, random_policy
+from tests.pg_statements import log_statements
 
 MOST = {"postgres": 4, "sqlite": 2}
 """PostgreSQL statements / SQLite round trips a whole click may cost."""
@@ -44,53 +44,6 @@ async def settings(settings: Settings, backend: str, request) -> Settings:
     url = request.getfixturevalue("pg_url")
     await log_statements(server.admin_url, url)  # before the bot opens its sessions
     return dataclasses.replace(settings, database_url=url)
-
-
-class Counter:
-    """The database work of a backend since a mark: PostgreSQL statements, or SQLite round trips
-    (each shown with the statements it ran)."""
-
-    def __init__(self, log: StatementLog | SqliteCalls) -> None:
-        self.log = log
-
-    @classmethod
-    async def of(cls, backend: str, bot: Any, request) -> Counter:
-        if backend == "sqlite":
-            return cls(await SqliteCalls.install(bot.host.store))
-        return cls(StatementLog(request.getfixturevalue("pg_server").folder / "log"))
-
-    def mark(self) -> None:
-        self.log.mark()
-
-    def since_mark(self) -> list[str]:
-        if isinstance(self.log, StatementLog):
-            return [" ".join(sql.split())[:150] for _, sql in self.log.since_mark()]
-        return [" | ".join(" ".join(sql.split())[:70] for sql in trip) for trip in self.log.since_mark()]
-
-
-@dataclasses.dataclass
-class Counting(Driver):
-    """A driver that keeps the database work of its latest click."""
-
-    counter: Any = None
-    last: list[str] = dataclasses.field(default_factory=list)
-
-    async def _click(self, actor: Any, message: Any, widget: Any) -> Any:
-        self.counter.mark()
-        result = await super()._click(actor, message, widget)
-        self.last = self.counter.since_mark()
-        return result
-
-
-def kind_of(game: Game, player: str, action: dict[str, Any]) -> str | None:
-    """ "keep" if the action leaves the turn and the decision with ``player`` (its message is
-    edited), "end" if it ends the turn (a new message), None otherwise."""
-    after = type(game).from_json(game.to_json())
-    after.apply(player, action)
-    if after.turn_marker() != game.turn_marker():
-        return "end"
-    prompt = after.prompt()
-    return "keep" if prompt is not None and prompt.player == player else None
 
 
 async def shown_since(bot: Any, table: Any) -> list[str]:
@@ -116,7 +69,8 @@ async def test_a_whole_click_costs_at_most_four_statements_or_two_round_trips(
     bot = simcord_bot
     seeds.value = seed
     await open_table(w.channel, game, [w.alice, w.bob])
-    counter = await Counter.of(backend, bot, request)
+    server_log = request.getfixturevalue("pg_server").folder / "log" if backend == "postgres" else None
+    counter = await Counter.of(bot, server_log)
     policy = random_policy(random.Random(seed), AVOID)
     actors = {str(p.id): p for p in (w.alice, w.bob)}
     driver = Counting(w.env, bot, w.channel, actors, policy, counter=counter)
