@@ -11,7 +11,8 @@ the edited or newly posted turn message and the writes after it, the bot's datab
 counted: PostgreSQL statements from the server's log, SQLite round trips from the store's database
 thread (tests/click_counts.py). Printed per kind of click: one that keeps the turn (the message is
 edited in place), one that ends it (a new turn message), and any other (the decision passed to the
-other player within the turn): mean and most per click.
+other player within the turn, or the host played on after the click, e.g. an only choice, whose
+work is counted with the click): mean and most per click.
 
 Each tree runs in its own process with that tree's ``bot/``, ``cogs/`` and ``render/`` first on the
 path (the baseline's extracted with ``git archive``); the counting helpers are this tree's
@@ -89,8 +90,10 @@ async def count(where: str, server_log: str | None, game: str, seed: int, clicks
                 )
                 await driver.step()
                 after = await made.host.latest(channel.id)
-                assert after is not None and after.record.version == version + 1
-                if after.game.turn_marker()[0] != turn or after.game.result() is not None:
+                assert after is not None and after.record.version > version
+                if after.record.version > version + 1:
+                    kind = "other"  # the host played on after it (e.g. someone's only choice)
+                elif after.game.turn_marker()[0] != turn or after.game.result() is not None:
                     kind = "end"
                 elif after.record.message_id == message:
                     kind = "keep"

@@ -29,7 +29,7 @@ logged action has no ``"by"``)."""
 AI_FOR = 2
 """A row that an AI took for the seat (``"by": "bot:…"``)."""
 
-HOT_ROWS = 64
+HOT_ROWS = 32
 """Rows kept uncompressed at least (at most twice as many): the last turns, which nearly every
 question is about; older rows are compressed together."""
 
