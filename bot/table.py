@@ -40,7 +40,8 @@ STORE_DOWN = "The game store is unreachable right now; nothing changed. Try agai
 """What a user is told when the database cannot be reached at all."""
 
 DEFAULT_CACHE_SIZE = 5000
-"""Live games kept in memory (about 15–200 KB each); older ones are reloaded on demand."""
+"""Live games kept in memory (about 15–200 KB each, with 10–40 KB of chronicle); older ones are
+reloaded on demand."""
 
 
 @dataclass

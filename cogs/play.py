@@ -63,7 +63,8 @@ class Play:
             return
         seat = table.seat_of(str(interaction.user.id))
         reached = self._reach(table, seat, scope, path)
-        if not isinstance(reached, dict) and self.host.store.shared:
+        applies = isinstance(reached, dict)  # an action (act() checks the table under its lock)
+        if not applies and self.host.store.shared:
             table = await turns.drawn_table(interaction, table_id, version)
             if table is None:
                 return

@@ -20,10 +20,15 @@ import pytest
 
 from bot.config import Settings
 from bot.engine.core import format_text
+from bot.engine.registry import GameRegistry
+from bot.store import PostgresStore
 from bot.table import turn_of
+from bot.tables import TableHost
 from cogs.catchup import summarise
 from tests.click_counts import Counter, Counting, kind_of
 from tests.driver import open_table, random_policy
+from tests.hostplay import Clock
+from tests.pebbles import Pebbles
 from tests.pg_statements import log_statements
 
 MOST = {"postgres": 4, "sqlite": 2}
@@ -108,3 +113,30 @@ async def test_a_whole_click_costs_at_most_four_statements_or_two_round_trips(
     for kind, statements in counted.items():
         listing = "\n".join(statements)
         assert len(statements) <= MOST[backend], f"a click that {kind}s the turn:\n{listing}"
+
+
+@pytest.mark.parametrize("backend", ["postgres"])
+async def test_a_click_on_a_board_another_process_moved_on_is_out_of_date(world, simcord_bot, settings):
+    # A click no longer asks the store for the table's revision before taking its lock: a step of
+    # the picker (nothing applied) is checked on its own, a choice is checked by act() under the
+    # lock; either way a board another process moved on is out of date, and nothing is applied.
+    w = world
+    lobby = (
+        await w.alice.slash(w.channel, "game new", game="Pebbles", options="pile=60 maxtake=30")
+    ).response
+    await w.bob.click(lobby, label="Join")
+    await w.alice.click(lobby, label="Start")
+    other = TableHost(await PostgresStore.open(settings.database_url), GameRegistry([Pebbles]), clock=Clock())
+    actors = {str(w.alice.id): w.alice, str(w.bob.id): w.bob}
+    try:
+        for label in ("peek", "take"):  # a choice (checked by act), then a step (checked on its own)
+            seat = (await other.current(w.channel.id)).game.prompt().player
+            turn = (await actors[seat].slash(w.channel, "game board")).response  # the bot has it now
+            await other.act(w.channel.id, seat, {"type": "take", "n": 1})  # behind the bot's back
+            stored = await other.current(w.channel.id)
+            r = await actors[seat].click(turn, label=label)
+            answer = r.followups[-1] if r.followups else r.response  # a choice is deferred first
+            assert answer.ephemeral and answer.content.startswith("That board is out of date."), label
+            assert (await other.current(w.channel.id)).record == stored.record  # nothing applied
+    finally:
+        await other.close()
