@@ -73,8 +73,11 @@ class Chronicle:
         self._views = views
         """seat -> [latest turn, latest board (compressed JSON), prior turn, prior board]."""
         self.upto = upto
-        for row in rows:
-            self._append(row)
+        entries = list(rows)
+        if len(entries) >= 2 * hot:  # all but the last ``hot`` rows compressed at once
+            self._cold = _pack([list(e) for e in entries[:-hot]])
+            entries = entries[-hot:]
+        self._hot = entries
 
     @classmethod
     def from_store(
