@@ -113,6 +113,13 @@ class HostCore:
         while len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
 
+    def note_stored(self, record: TableRecord) -> None:
+        """``record`` was just read from the store: drop the cached copy of its channel's table if
+        it is not that stored version (another process wrote it)."""
+        cached = self._cache.get(record.channel_id)
+        if cached is not None and (cached.record.id, cached.record.rev) != (record.id, record.rev):
+            self.forget(record.channel_id)
+
     def forget(self, channel_id: int) -> None:
         """Drop the channel's cached table (and its chronicle): the next reader loads it from the
         store again."""

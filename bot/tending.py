@@ -150,7 +150,14 @@ class Tender:
 
     async def _mark_due_moments(self, channel_id: int, table_id: int) -> tuple[Table | None, int | None]:
         """Mark the clock moments that have come, each with its effect, in one save. Returns the
-        table as saved (its due effects in its meta) and the version to time a hold out at."""
+        table as saved (its due effects in its meta) and the version to time a hold out at.
+
+        When the table in memory has no moment due, it is returned as it is, without taking the
+        lock (a bot's move right after a person's): what is played next is checked under the
+        lock anyway, and a table the scheduler finds due was compared with the store first."""
+        cached = await self.host.load(channel_id, check=False)
+        if cached is not None and self._nothing_due(cached, table_id):
+            return cached, None
         async with self.host.lock(channel_id):
             table = await self.host.load(channel_id)
             if table is None or table.record.id != table_id or table.record.status != PLAYING:
@@ -193,6 +200,18 @@ class Tender:
             if meta is not record.meta or (returning is not None and returning <= self.host.now()):
                 table = await self.host.mark(table, meta)  # rescheduled: whoever's day came is back
             return table, timeout_version
+
+    def _nothing_due(self, table: Table, table_id: int) -> bool:
+        """True when ``table`` is the running table ``table_id`` and no clock moment has come and
+        nobody's away-time has ended (nothing for :meth:`_mark_due_moments` to mark)."""
+        record = table.record
+        if record.id != table_id or record.status != PLAYING:
+            return False
+        now = self.host.now()
+        if clocks.due(record.meta, int(seats.settings(record)["clock"]), now):
+            return False
+        returning = absence.next_return(record.meta)
+        return returning is None or returning > now
 
     def _notice(self, table: Table, effect: dict[str, Any]) -> Notice:
         hours = int(seats.settings(table.record)["clock"])
@@ -255,7 +274,7 @@ class Tender:
         for _ in range(MAX_AUTOMATIC_STEPS):
             if self.host.closing:
                 break
-            table = await self.host.load(channel_id)
+            table = await self.host.load(channel_id, check=False)  # play_for checks it under the lock
             if table is None or table.record.id != table_id or table.game is None:
                 break
             prompt = table.game.prompt()
@@ -292,7 +311,7 @@ class Tender:
         for _ in range(MAX_AUTOMATIC_STEPS):
             if self.host.closing:
                 break
-            table = await self.host.load(channel_id)
+            table = await self.host.load(channel_id, check=False)  # play_for checks it under the lock
             if table is None or table.record.id != table_id or table.game is None:
                 break
             record, game = table.record, table.game

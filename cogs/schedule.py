@@ -127,6 +127,8 @@ class Scheduler:
         if self._store.failures:
             log.info("the game store answers again; tending goes on")
             self._store = Backoff()
+        for record in due:  # as stored now: a copy in memory that is older is read again
+            self.host.note_stored(record)
         await asyncio.gather(
             *(self._tend_limited(r.channel_id, r.id) for r in due if not self._waiting(r.id, now))
         )
@@ -163,7 +165,9 @@ class Scheduler:
         await self._guarded(channel_id, table_id, partial(self._tend, channel_id, table_id))
 
     async def _tend(self, channel_id: int, table_id: int) -> None:
-        table = await self.host.load(channel_id)
+        table = await self.host.load(channel_id, check=False)
+        if table is not None and table.record.meta.get("unreachable"):
+            table = await self.host.load(channel_id)  # as stored: another process may have cleared it
         if table is not None and table.record.id == table_id and table.record.meta.get("unreachable"):
             await self.bot.ui.turns.repair(table)  # raises again while the channel is still lost
             log.info("table #%s: its channel can be reached again", table_id)
@@ -282,7 +286,8 @@ class Scheduler:
         for index, outcome in enumerate(merged):
             # Saved before the previous outcome posted its turn message: retire that one.
             record = outcome.table.record
-            current = await self.bot.host.latest(record.channel_id)  # finished: no longer current
+            # this process's own table in memory (finished: no longer current)
+            current = await self.bot.host.current(record.channel_id, check=False)
             if current is not None and current.record.id == record.id:
                 outcome.table.record = record.evolve(message_id=current.record.message_id)
             await turns.show_outcome(outcome, mention=index == last_new)
