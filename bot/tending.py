@@ -145,6 +145,7 @@ class Tender:
         if any(isinstance(r, Outcome) and r.table.record.status != PLAYING for r in results):
             # The game ended as the host played on: its notices are moot. A finished table keeps
             # no due effects, so a process stopped before sending them would not send them either.
+            self.ledger.forget(table_id)
             return [r for r in results if not isinstance(r, Notice)]
         return results
 
