@@ -1,16 +1,22 @@
 """Benchmark: how strong the bot levels are against a one-ply greedy player (issue 24's targets).
 
-Run ``python bench/ai_strength.py [--games 10] [--levels hard,normal,easy] [--games-argo N]
-[--jobs 1] [--seed 0]``. Two-player games of Argo and Argoat, each level at its production
-budget (wall-clock seconds per decision, see ``bot/ai/__init__.py``) against ``bot.ai.greedy`` (it tries
-every move once on a determinised copy and keeps the best by a simple heuristic of its own).
+Run ``python bench/ai_strength.py [--games 10] [--levels hard,normal,easy] [--jobs 1] [--seed 0]
+[--parts 2] [--iterations N]``. Two-player games of Argo and Argoat, each level at its production
+budget (wall-clock seconds for a whole turn, shared among the turn's decisions, see
+``bot/ai/budget.py``) against ``bot.ai.greedy`` (it tries every move once on a determinised copy
+and keeps the best by a simple heuristic of its own). ``--parts 2`` (the default) searches each
+decision twice with its own seed and adds the root statistics up, as the bot does when a decision
+has both AI workers to itself (a person alone with bots on two cores); ``--parts 1`` gives each
+decision one core. ``--iterations N`` replaces the time with a fixed search size (load-independent).
 Seats alternate between games; the same seeds are played by every level.
 
 Reported per game and level: the bot's wins with a 95% Wilson interval (Argo: the bot wins the
 game, the Aliens' victories count as losses), the greedy player's wins, unfinished games (stopped
 at ``--max-decisions``), turns per game, and per searched decision CPU and wall milliseconds
 (p50 / p95): the budget is wall-clock time, so on a loaded machine a decision searches less
-(fewer CPU milliseconds) rather than longer. With ``--progress`` each game's result is printed as
+(fewer CPU milliseconds) rather than longer. A bot *turn* is all of the bot's decisions in one
+turn of the game; its wall milliseconds (p50 / p95) are what a person waits for it.
+With ``--progress`` each game's result is printed as
 it ends (seed, the bot's seat, winner, turns), so a long run that is stopped still tells.
 Shuttles show as *repeated turn ends*: turns the bot ended in a public position (the whole public
 view but the turn number) it had already ended a turn in (``bot.arena.Repetitions``).
@@ -62,7 +68,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-decisions", type=int, default=1500)
-    parser.add_argument("--budget", type=float, default=None, help="override every budget (smoke runs only)")
+    parser.add_argument("--budget", type=float, default=None, help="seconds per decision (smoke runs)")
+    parser.add_argument("--iterations", type=int, default=None, help="a fixed search size instead of time")
+    parser.add_argument("--parts", type=int, default=2, help="searches per timed decision, added up")
     parser.add_argument("--progress", action="store_true", help="print each game as it ends")
     args = parser.parse_args()
     levels = [x for x in args.levels.split(",") if x]
@@ -71,7 +79,8 @@ def main() -> None:
     cpu_started = time.process_time()
     now = datetime.datetime.now(datetime.UTC)
     print(f"bench/ai_strength.py {' '.join(sys.argv[1:])}  ({now:%Y-%m-%d %H:%M} UTC)")
-    print("budgets (wall-clock s per decision): " + ", ".join(f"{k} {v.budget_s}" for k, v in LEVELS.items()))
+    budgets = ", ".join(f"{k} {v.turn_budget_s}" for k, v in LEVELS.items())
+    print(f"turn budgets (wall-clock s per bot turn): {budgets}; {args.parts} search(es) per decision")
     lines: list[str] = []
     for game in [g for g in args.only.split(",") if g]:
         for level in levels:
@@ -84,7 +93,9 @@ def main() -> None:
                 seed=args.seed + 1000,
                 jobs=args.jobs,
                 budget_s=args.budget,
+                iterations=args.iterations,
                 max_decisions=args.max_decisions,
+                parts=args.parts,
             ):
                 runs.append((order, record))
                 if args.progress:
@@ -95,6 +106,7 @@ def main() -> None:
             turns = [r.turns for _, r in runs]
             cpu = [ms for o, r in runs for ms in r.seats[o.index(0)].searched_ms]
             wall = [ms for o, r in runs for ms in r.seats[o.index(0)].searched_wall_ms]
+            own_turns = [ms for o, r in runs for ms in r.seats[o.index(0)].turn_wall_ms.values() if ms > 0]
             ends = sum(r.seats[o.index(0)].turn_ends for o, r in runs)
             repeats = sum(r.seats[o.index(0)].repeats for o, r in runs)
             run = max((r.seats[o.index(0)].longest_repeat_run for o, r in runs), default=0)
@@ -104,8 +116,9 @@ def main() -> None:
                 f"turns median {statistics.median(turns) if turns else 0:.0f} max {max(turns, default=0)}; "
                 f"per searched decision CPU ms p50 {percentile(cpu, 50):.0f} p95 {percentile(cpu, 95):.0f}, "
                 f"wall ms p50 {percentile(wall, 50):.0f} p95 {percentile(wall, 95):.0f} "
-                f"({len(cpu)} decisions); the bot's turns that ended in a public position it had ended "
-                f"a turn in before: {repeats} of {ends} (longest run {run})"
+                f"({len(cpu)} decisions); per bot turn wall ms p50 {percentile(own_turns, 50):.0f} "
+                f"p95 {percentile(own_turns, 95):.0f}; the bot's turns that ended in a public position it "
+                f"had ended a turn in before: {repeats} of {ends} (longest run {run})"
             )
             spent = time.perf_counter() - t0
             print(f"  played {game} {level} vs greedy: {len(runs)} games in {spent:.0f} s wall")

@@ -413,7 +413,7 @@ async def latency(registry: GameRegistry, game: str, args: argparse.Namespace, f
 
     def process() -> BoardPool:
         pool = BoardPool(2)
-        pool.hurry = lambda: ai.now.searching + ai.before.searching > 0  # as the bot does (bot/app.py)
+        pool.hurry = lambda: ai.now.workers_busy + ai.before.workers_busy > 0  # as the bot does (bot/app.py)
         return pool
 
     makers: dict[str, Any] = {

@@ -123,7 +123,7 @@ class TableBot(commands.Bot):
         )
         self.tender = Tender(self.host, self.thinker)
         self.tender.on_thinking = self.ui.turns.show_thinking
-        BOARDS.hurry = lambda: self.thinker.searching > 0  # an idle-class worker gets no CPU then
+        BOARDS.hurry = lambda: self.thinker.workers_busy > 0  # an idle-class worker gets no CPU then
         self.add_dynamic_items(*components.ALL_ITEMS)
         game_cog = GameCog(self)
         await self.add_cog(game_cog)

@@ -23,10 +23,11 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.ai import LEVEL_NAMES, decide
+from bot.ai import LEVEL_NAMES, LEVELS, TurnLedger, decide
 from bot.ai.greedy import greedy_action
 from bot.engine.core import SYSTEM, TIMEOUT, Game
 from bot.engine.registry import GameRegistry, discover
+from bot.thinking import Part, merge_parts, part_of
 
 MAX_DECISIONS = 4000
 """A game still running after this many decisions is stopped and counted as unfinished."""
@@ -46,6 +47,9 @@ class SeatRecord:
     """CPU milliseconds of each decision that ran a search."""
     searched_wall_ms: list[float] = field(default_factory=list)
     """Wall-clock milliseconds of the same decisions."""
+    turn_wall_ms: dict[int, float] = field(default_factory=dict)
+    """Wall-clock milliseconds the bot spent deciding, per turn number of the game (all its
+    decisions in that turn: its own turn, and its answers in others')."""
     turn_ends: int = 0
     """Turns this seat ended."""
     repeats: int = 0
@@ -109,13 +113,20 @@ def play_game(
     iterations: int | None = None,
     budget_s: float | None = None,
     max_decisions: int = MAX_DECISIONS,
+    parts: int = 1,
 ) -> GameRecord:
-    """Play one game with ``levels[i]`` in seat ``i``; every random choice comes from ``seed``."""
+    """Play one game with ``levels[i]`` in seat ``i``; every random choice comes from ``seed``.
+
+    ``parts`` > 1 plays each timed search as the bot's AI workers do for a lone decision: that
+    many searches with their own seeds (one after the other here, each given the whole time, as
+    each worker is), their root statistics added up (``bot.thinking.merge_parts``); the turn's
+    budget is charged the longest of them, as wall time would be."""
     cls = game_class(game_name)
     players = [f"bot:{i}" for i in range(len(levels))]
     game = cls.new(players, seed, options or {})
     seats = {p: SeatRecord(level, False, 0) for p, level in zip(players, levels, strict=True)}
     repetitions = Repetitions()
+    ledger = TurnLedger()  # the bots' turn budgets, as the bot's host keeps them
     last = game.view(None)
     count = 0
 
@@ -131,22 +142,37 @@ def play_game(
         count += 1
         record = seats[player]
         started = time.process_time()
-        wall = time.perf_counter()
         if record.level == "greedy":
             record.decisions += 1
             return greedy_action(game, player, seed * 100_003 + count)
-        action, search = decide(
-            game,
-            player,
-            level=record.level,
-            seed=seed * 100_003 + count,
-            budget_s=budget_s,
-            iterations=iterations,
-        )
+        turn = int(game.turn_marker()[0])
+        spec = LEVELS.get(record.level)
+        left = ledger.left(0, player, turn, spec.turn_budget_s) if spec is not None else None
+        found: list[Part] = []
+        took = 0.0
+        for k in range(parts if iterations is None and spec is not None else 1):
+            part_started = time.perf_counter()
+            action, search = decide(
+                game,
+                player,
+                level=record.level,
+                seed=seed * 100_003 + count + 7_919 * k,
+                budget_s=budget_s,
+                iterations=iterations,
+                turn_left_s=left,
+            )
+            took = max(took, time.perf_counter() - part_started)
+            found.append(part_of(game, player, action, search))
+            if search is None:
+                break  # decided without searching: the first part's answer stands
+        if len(found) > 1:
+            action = merge_parts(found)
+        ledger.spend(0, player, turn, took)
+        record.turn_wall_ms[turn] = record.turn_wall_ms.get(turn, 0.0) + took * 1000
         record.decisions += 1
         if search is not None:
             record.searched_ms.append((time.process_time() - started) * 1000)
-            record.searched_wall_ms.append((time.perf_counter() - wall) * 1000)
+            record.searched_wall_ms.append(took * 1000)
         return action
 
     while game.result() is None and count < max_decisions:
@@ -225,12 +251,19 @@ def labels(levels: Sequence[str]) -> list[str]:
 
 
 def _one(
-    args: tuple[str, list[str], int, int, dict[str, str], int | None, float | None, int],
+    args: tuple[str, list[str], int, int, dict[str, str], int | None, float | None, int, int],
 ) -> tuple[int, GameRecord]:
-    game_name, levels, seed, shift, options, iterations, budget, cap = args
+    game_name, levels, seed, shift, options, iterations, budget, cap, parts = args
     seated = levels[shift:] + levels[:shift]
     return shift, play_game(
-        game_name, seated, seed, options=options, iterations=iterations, budget_s=budget, max_decisions=cap
+        game_name,
+        seated,
+        seed,
+        options=options,
+        iterations=iterations,
+        budget_s=budget,
+        max_decisions=cap,
+        parts=parts,
     )
 
 
@@ -245,13 +278,15 @@ def iter_games(
     iterations: int | None = None,
     budget_s: float | None = None,
     max_decisions: int = MAX_DECISIONS,
+    parts: int = 1,
 ) -> Iterator[tuple[list[int], GameRecord]]:
     """Play the games (seats rotating), yielding each record, with the bot index of every seat,
-    as soon as its game is over (in the order the games were set, whatever ``jobs``)."""
+    as soon as its game is over (in the order the games were set, whatever ``jobs``); ``parts``:
+    see :func:`play_game`."""
     levels = list(levels)
     n = len(levels)
     tasks = [
-        (game_name, levels, seed + g, g % n, dict(options or {}), iterations, budget_s, max_decisions)
+        (game_name, levels, seed + g, g % n, dict(options or {}), iterations, budget_s, max_decisions, parts)
         for g in range(games)
     ]
     if jobs > 1:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import zlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -13,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot import absence, clocks, effects, seats
+from bot.ai import LEVELS, TurnLedger
 from bot.engine.core import SYSTEM, TIMEOUT, Action
 from bot.store import PLAYING
 from bot.tables import ONLY_CHOICE, Outcome, OutOfDate, Table, TableError, TableHost, only_choice
@@ -25,8 +27,10 @@ MAX_AUTOMATIC_STEPS = 400
 take a few hundred)."""
 
 PASS = {"type": "pass"}
-THINKING_NOTICE_SECONDS = 2.0
-"""A bot that thinks longer than this is said to be thinking on the turn message."""
+THINKING_NOTICE_SECONDS = 1.5
+"""When the people at a table have waited this long for its bots (since the move they answer,
+or since the message last showed a bot's turn), the turn message says who is thinking: counted
+from the move's save, so that the line is there within 2 s of the click that made it."""
 AWAY = "away"
 """The notice that a person missed ``away_after`` decisions in a row: the AI plays on for them."""
 
@@ -46,6 +50,42 @@ class Notice:
     key: str = ""
 
 
+Progress = Callable[[list["Outcome | Notice"]], Awaitable[None]]
+"""Told what a tending has done so far each time a bot's turn ends (the caller shows it)."""
+
+
+class _Run:
+    """One tending of one table: what it has done and not yet handed on, where it hands it on,
+    and how long the people have waited for the bots since the table's message last changed
+    (``loop.time()``), and whether the message says so."""
+
+    __slots__ = ("progress", "results", "since", "told")
+
+    def __init__(self, progress: Progress | None) -> None:
+        self.results: list[Outcome | Notice] = []
+        self.progress = progress
+        self.since = asyncio.get_running_loop().time()
+        self.told = False
+
+    def waiting_since(self, table: Table, now: datetime) -> None:
+        """Count the wait from ``table``'s last change (the move the bots answer) if that was
+        less than :data:`THINKING_NOTICE_SECONDS` ago: the people have waited since then."""
+        waited = (now - table.record.updated_at).total_seconds()
+        if 0 < waited < THINKING_NOTICE_SECONDS:
+            self.since -= waited
+
+    async def played(self, outcome: Outcome) -> None:
+        """Add a move the host played; when it ended a turn, hand everything so far to
+        ``progress`` (shown while the next bot thinks), and the wait starts again."""
+        self.results.append(outcome)
+        if self.progress is None or not outcome.turn_changed or outcome.table.record.status != PLAYING:
+            return
+        shown, self.results = self.results, []
+        await self.progress(shown)
+        self.since = asyncio.get_running_loop().time()
+        self.told = False
+
+
 class TendingFailed(Exception):
     """Tending a table stopped at an unexpected error; ``results`` is what was done before it
     (already saved, still to be shown), ``__cause__`` the error."""
@@ -61,45 +101,64 @@ class Tender:
     def __init__(self, host: TableHost, thinker: Thinker) -> None:
         self.host = host
         self.thinker = thinker
+        self.ledger = TurnLedger()
+        """What each bot seat has spent of its turn budget in its current turn."""
         self.on_thinking: Callable[[Table, str], Awaitable[None]] | None = None
-        """Told when a bot thinks long (the bot's scheduler shows it on the turn message)."""
+        """Told when people have waited long for the bots (the turn message says who thinks)."""
 
-    async def tend(self, channel_id: int, table_id: int) -> list[Outcome | Notice]:
+    async def tend(
+        self, channel_id: int, table_id: int, progress: Progress | None = None
+    ) -> list[Outcome | Notice]:
         """Handle everything that is due at this table now, in order: clock moments and their
-        effects, a prompt timeout, an idle seat's take-over, bots and single choices. Raises
-        :class:`TendingFailed` (with what was done so far) if anything fails on the way."""
+        effects, a prompt timeout, an idle seat's take-over, bots and single choices. Returns
+        what was done; with ``progress``, each time a bot's turn ends what was done until then
+        is handed to it instead (to be shown while the next bot thinks), and only the rest is
+        returned. Raises :class:`TendingFailed` (with what was done and not handed on) if
+        anything fails on the way."""
         if self.host.closing:
             return []
-        results: list[Outcome | Notice] = []
+        run = _Run(progress)
         try:
             table, timeout_version = await self._mark_due_moments(channel_id, table_id)
             if table is None:
                 return []
+            run.waiting_since(table, self.host.now())
             for effect in effects.due(table.record.meta, self.host.now()):
                 if effect["kind"] in (*effects.NOTICES, AWAY):
-                    results.append(self._notice(table, effect))
+                    run.results.append(self._notice(table, effect))
             if timeout_version is not None:
                 try:
-                    results.append(
-                        await self.host.play_for(channel_id, table_id, timeout_version, SYSTEM, dict(TIMEOUT))
+                    timed_out = await self.host.play_for(
+                        channel_id, table_id, timeout_version, SYSTEM, dict(TIMEOUT)
                     )
                 except (OutOfDate, TableError) as exc:
                     log.info("table #%s: timeout not applied: %s", table_id, exc)
+                else:
+                    await run.played(timed_out)
             for effect in effects.pending(table.record.meta):
                 if effect["kind"] == effects.TAKEOVER:
-                    await self._take_over(channel_id, table_id, effect, results)
-            await self._play_automatic(channel_id, table_id, results)
+                    await self._take_over(channel_id, table_id, effect, run)
+            await self._play_automatic(channel_id, table_id, run)
         except Exception as exc:
-            raise TendingFailed(results) from exc
+            raise TendingFailed(run.results) from exc
+        results = run.results
         if any(isinstance(r, Outcome) and r.table.record.status != PLAYING for r in results):
             # The game ended as the host played on: its notices are moot. A finished table keeps
             # no due effects, so a process stopped before sending them would not send them either.
+            self.ledger.forget(table_id)
             return [r for r in results if not isinstance(r, Notice)]
         return results
 
     async def _mark_due_moments(self, channel_id: int, table_id: int) -> tuple[Table | None, int | None]:
         """Mark the clock moments that have come, each with its effect, in one save. Returns the
-        table as saved (its due effects in its meta) and the version to time a hold out at."""
+        table as saved (its due effects in its meta) and the version to time a hold out at.
+
+        When the table in memory has no moment due, it is returned as it is, without taking the
+        lock (a bot's move right after a person's): what is played next is checked under the
+        lock anyway, and a table the scheduler finds due was compared with the store first."""
+        cached = await self.host.load(channel_id, check=False)
+        if cached is not None and self._nothing_due(cached, table_id):
+            return cached, None
         async with self.host.lock(channel_id):
             table = await self.host.load(channel_id)
             if table is None or table.record.id != table_id or table.record.status != PLAYING:
@@ -143,20 +202,61 @@ class Tender:
                 table = await self.host.mark(table, meta)  # rescheduled: whoever's day came is back
             return table, timeout_version
 
+    def _nothing_due(self, table: Table, table_id: int) -> bool:
+        """True when ``table`` is the running table ``table_id`` and no clock moment has come and
+        nobody's away-time has ended (nothing for :meth:`_mark_due_moments` to mark)."""
+        record = table.record
+        if record.id != table_id or record.status != PLAYING:
+            return False
+        now = self.host.now()
+        if clocks.due(record.meta, int(seats.settings(record)["clock"]), now):
+            return False
+        returning = absence.next_return(record.meta)
+        return returning is None or returning > now
+
     def _notice(self, table: Table, effect: dict[str, Any]) -> Notice:
         hours = int(seats.settings(table.record)["clock"])
         end = datetime.fromisoformat(effect["since"]) + timedelta(hours=hours) if hours > 0 else None
         return Notice(table, effect["kind"], effect["seat"], effect["holder"], end, effect["key"])
 
-    async def _choose(self, table: Table, seat: str, level: str) -> Action | None:
-        """The AI's choice for ``seat``; if it thinks longer than :data:`THINKING_NOTICE_SECONDS`,
-        ``on_thinking`` is told (the turn message says so) while it goes on."""
+    async def _choose(self, run: _Run, table: Table, seat: str, level: str) -> Action | None:
+        """The AI's choice for ``seat``, within what is left of its turn budget (a single legal
+        action costs nothing: it is taken here); if it thinks longer than
+        :data:`THINKING_NOTICE_SECONDS`, ``on_thinking`` is told (the turn message says so)
+        while it goes on."""
+        game = table.game
+        assert game is not None
+        prompt = game.prompt()
+        legal = game.legal_actions(seat)
+        if prompt is not None and prompt.player == seat and len(legal) == 1:
+            return legal[0]
+        record = table.record
+        turn = game.turn_marker()[0]
+        budget = LEVELS[level].turn_budget_s if level in LEVELS else None
+        left = None if budget is None else self.ledger.left(record.id, seat, turn, budget)
+        asked = time.perf_counter()
+        try:
+            return await self._think(run, table, seat, level, left)
+        finally:
+            self.ledger.spend(record.id, seat, turn, time.perf_counter() - asked)
+
+    async def _think(
+        self, run: _Run, table: Table, seat: str, level: str, turn_left_s: float | None
+    ) -> Action | None:
+        """The thinker's choice; once the people have waited :data:`THINKING_NOTICE_SECONDS` for
+        the bots since the table's message last changed (over however many decisions), the
+        message says who is thinking."""
         assert table.game is not None
+        seed = self._seed(table, seat)
         choosing = asyncio.ensure_future(
-            self.thinker.choose(table.game, seat, level, self._seed(table, seat), table=table.record.id)
+            self.thinker.choose(table.game, seat, level, seed, table=table.record.id, turn_left_s=turn_left_s)
         )
-        done, _ = await asyncio.wait({choosing}, timeout=THINKING_NOTICE_SECONDS)
-        if not done and self.on_thinking is not None:
+        if run.told or self.on_thinking is None:
+            return await choosing
+        waited = asyncio.get_running_loop().time() - run.since
+        done, _ = await asyncio.wait({choosing}, timeout=max(0.0, THINKING_NOTICE_SECONDS - waited))
+        if not done:
+            run.told = True
             try:
                 await self.on_thinking(table, seat)
             except Exception as exc:  # only news: the decision goes on whatever happens to it
@@ -166,25 +266,23 @@ class Tender:
     def _seed(self, table: Table, seat: str) -> int:
         return zlib.crc32(f"{table.record.seed}:{table.record.version}:{seat}".encode())
 
-    async def _take_over(
-        self, channel_id: int, table_id: int, effect: dict[str, Any], results: list[Outcome | Notice]
-    ) -> None:
+    async def _take_over(self, channel_id: int, table_id: int, effect: dict[str, Any], run: _Run) -> None:
         """An AI plays the rest of the turn of a seat whose clock ran out (idle=bot), one
         versioned action at a time, while the take-over is due (it lapses with the move that
-        ends the seat's turn, see ``bot.effects``); what it plays goes into ``results``."""
+        ends the seat's turn, see ``bot.effects``); what it plays goes into ``run``."""
         seat, level = effect["seat"], effect["level"]
         first = True
         for _ in range(MAX_AUTOMATIC_STEPS):
             if self.host.closing:
                 break
-            table = await self.host.load(channel_id)
+            table = await self.host.load(channel_id, check=False)  # play_for checks it under the lock
             if table is None or table.record.id != table_id or table.game is None:
                 break
             prompt = table.game.prompt()
             due = effects.takeover_of(table.record.meta, seat) is not None
             if not due or prompt is None or prompt.player != seat:
                 break
-            action = await self._choose(table, seat, level)
+            action = await self._choose(run, table, seat, level)
             if action is None:  # the AI declines the seat's decision: the take-over is over
                 await self.host.complete_effects(channel_id, table_id, {effect["key"]})
                 break
@@ -205,16 +303,16 @@ class Tender:
             except TableError as exc:
                 log.warning("table #%s: the AI's move for an idle seat was refused: %s", table_id, exc)
                 break
-            results.append(outcome)
+            await run.played(outcome)
             first = False
 
-    async def _play_automatic(self, channel_id: int, table_id: int, results: list[Outcome | Notice]) -> None:
+    async def _play_automatic(self, channel_id: int, table_id: int, run: _Run) -> None:
         """Bots decide, a person's only choice is taken for them, and quiet players pass, until
-        the table waits for a person; what they play goes into ``results``."""
+        the table waits for a person; what they play goes into ``run``."""
         for _ in range(MAX_AUTOMATIC_STEPS):
             if self.host.closing:
                 break
-            table = await self.host.load(channel_id)
+            table = await self.host.load(channel_id, check=False)  # play_for checks it under the lock
             if table is None or table.record.id != table_id or table.game is None:
                 break
             record, game = table.record, table.game
@@ -228,7 +326,7 @@ class Tender:
             prompt = game.prompt()  # not None: someone is due to decide
             by: str | None = None
             if seats.is_bot(holder):
-                action = await self._choose(table, seat, seats.level_of(holder))
+                action = await self._choose(run, table, seat, seats.level_of(holder))
             elif (
                 prompt is not None
                 and seat != prompt.player
@@ -240,7 +338,7 @@ class Tender:
                 by = seats.bot_holder(seats.settings(record)["level"])
             elif self.host.ai_plays(record, record.meta, seat):  # its person is away
                 level = seats.settings(record)["level"]
-                action = await self._choose(table, seat, level)
+                action = await self._choose(run, table, seat, level)
                 by = seats.bot_holder(level)
             elif (single := only_choice(game, seat)) is not None:
                 action, by = single, ONLY_CHOICE  # said on the turn message
@@ -253,11 +351,10 @@ class Tender:
                         await self.host.mark(current, {**current.record.meta, "bots_asked": record.version})
                 continue
             try:
-                results.append(
-                    await self.host.play_for(channel_id, table_id, record.version, seat, action, by=by)
-                )
+                outcome = await self.host.play_for(channel_id, table_id, record.version, seat, action, by=by)
             except OutOfDate:
                 continue
             except TableError as exc:
                 log.warning("table #%s: a bot's move was refused: %s", table_id, exc)
                 break
+            await run.played(outcome)

@@ -4,9 +4,12 @@ game's JSON and return the action a bot seat chooses.
 Workers are forked on demand, warm, from the bot's worker server (:mod:`bot.workers`), which
 :meth:`Thinker.start` starts in the background when the bot starts. Decisions wait in
 this process, one queue per table, and go to a free worker round-robin between the tables, so no
-table's bots wait behind a long run of another table's. A decision's time budget is wall-clock
-time counted from the moment its table asked: a decision that waited for a worker searches for
-what is left of it (at least :data:`MIN_SHARE` of it).
+table's bots wait behind a long run of another table's. A decision alone with idle workers is
+searched on several of them at once (root parallelism: each searches its own tree with its own
+seed, and their root statistics are added up), so a bot alone at its table thinks with every
+core. Time is wall-clock time counted from the moment the table asked: a decision that waited for
+a worker has that much less of its bot's turn (or of ``AI_BUDGET``, at least :data:`MIN_SHARE`
+of it).
 """
 
 from __future__ import annotations
@@ -19,13 +22,15 @@ import multiprocessing.connection
 import os
 import threading
 import time
+import zlib
 from collections import deque
 from collections.abc import Hashable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot import metrics, workers
+from bot.ai.search import SearchResult
 from bot.engine.core import Action, Game
 from bot.engine.registry import GameRegistry, discover
 
@@ -34,7 +39,12 @@ log = logging.getLogger(__name__)
 _REGISTRY: GameRegistry | None = None
 
 MIN_SHARE = 0.1
-"""The share of its budget a decision still searches when it waited for a worker that long."""
+"""The share of a fixed budget (``AI_BUDGET``) a decision still searches when it waited for a
+worker that long."""
+SPLIT_MAX = 4
+"""The most workers one decision is searched on at once."""
+WAIT = "(wait)"
+"""The root's pseudo-move for letting an optional chance go (``bot.ai.search.WAIT``)."""
 NICE = 5
 """How much lower than the bot the AI workers run (``os.nice``): a board a person waits for and
 the bot's own event loop come before a search (against two searches at the bot's priority a
@@ -59,29 +69,104 @@ def _registry() -> GameRegistry:
     return _REGISTRY
 
 
-def budget_left(level: str, budget_s: float | None, asked_at: float) -> float | None:
-    """The search time a decision asked at ``asked_at`` (``time.perf_counter()``) still has: its
-    budget (``budget_s`` or the level's) less the time it has waited, at least
-    :data:`MIN_SHARE` of it. None for a level without a budget (``random``)."""
-    from bot.ai import LEVELS
-
-    full = budget_s if budget_s is not None else LEVELS[level].budget_s if level in LEVELS else None
-    if full is None:
+def budget_left(budget_s: float | None, asked_at: float) -> float | None:
+    """The search time a decision with a fixed budget (``AI_BUDGET``), asked at ``asked_at``
+    (``time.perf_counter()``), still has: the budget less the time it has waited, at least
+    :data:`MIN_SHARE` of it. None without a fixed budget."""
+    if budget_s is None:
         return None
-    return max(asked_at + full - time.perf_counter(), MIN_SHARE * full)
+    return max(asked_at + budget_s - time.perf_counter(), MIN_SHARE * budget_s)
 
 
-def decide(
-    game_name: str, state: dict[str, Any], seat: str, level: str, seed: int, budget_s: float | None
-) -> Action | None:
-    """The bot's choice for ``seat`` in the game stored as ``state`` (runs in a worker)."""
-    from bot.ai import choose_action  # imported in the worker, not at the bot's start
+def turn_time_left(turn_left_s: float | None, asked_at: float) -> float | None:
+    """What is left of a bot's turn budget (``turn_left_s`` when its decision was asked, at
+    ``asked_at``) once the decision has waited for a worker; None: the level's whole turn."""
+    if turn_left_s is None:
+        return None
+    return max(0.0, asked_at + turn_left_s - time.perf_counter())
 
+
+def _game(game_name: str, state: dict[str, Any]) -> Game:
     game_cls = _registry().get(game_name)
     if game_cls is None:
         raise LookupError(f"unknown game {game_name}")
-    game = game_cls.from_json(state)
-    return choose_action(game, seat, level=level, seed=seed, budget_s=budget_s)
+    return game_cls.from_json(state)
+
+
+def decide(
+    game_name: str,
+    state: dict[str, Any],
+    seat: str,
+    level: str,
+    seed: int,
+    budget_s: float | None,
+    turn_left_s: float | None = None,
+) -> Action | None:
+    """The bot's choice for ``seat`` in the game stored as ``state`` (runs in a worker): within
+    ``budget_s`` if given, else its share of ``turn_left_s`` (see ``bot.ai.choose_action``)."""
+    from bot.ai import choose_action  # imported in the worker, not at the bot's start
+
+    game = _game(game_name, state)
+    return choose_action(game, seat, level=level, seed=seed, budget_s=budget_s, turn_left_s=turn_left_s)
+
+
+def search_part(
+    game_name: str,
+    state: dict[str, Any],
+    seat: str,
+    level: str,
+    seed: int,
+    budget_s: float | None,
+    turn_left_s: float | None = None,
+) -> Part:
+    """One of the searches of a decision searched on several workers at once (runs in a
+    worker): its action, and its root statistics if it searched (see :func:`merge_parts`)."""
+    from bot.ai import decide as ai_decide
+
+    game = _game(game_name, state)
+    action, result = ai_decide(game, seat, level=level, seed=seed, budget_s=budget_s, turn_left_s=turn_left_s)
+    return part_of(game, seat, action, result)
+
+
+def part_of(game: Game, seat: str, action: Action | None, result: SearchResult | None) -> Part:
+    """The :class:`Part` of a decision ``bot.ai.decide`` answered with ``action`` and ``result``."""
+    if result is None:
+        return Part(action, None)
+    moves: dict[str, Action | None] = {game.notation(a): a for a in game.legal_actions(seat)}
+    moves[WAIT] = None
+    root = {key: (visits, result.values[key], moves[key]) for key, visits in result.visits.items()}
+    return Part(action, root)
+
+
+class Part(NamedTuple):
+    """What one search of a decision searched on several workers found: its action, and per root
+    move (by notation) its visits, its mean value for the bot and the move (None when it did not
+    search: a single option, a win in reach, a rule, a slip)."""
+
+    action: Action | None
+    root: dict[str, tuple[int, float, Action | None]] | None
+
+
+def merge_parts(parts: list[Part]) -> Action | None:
+    """The decision of several searches of one decision (root parallelism): the root move with the
+    most visits in all of them together (ties: the better mean, then the first part's order). If
+    the first part did not search, its action stands (the others, seeded differently, may have
+    slipped or decided by rule otherwise)."""
+    first = parts[0]
+    if first.root is None:
+        return first.action
+    visits: dict[str, int] = {}
+    sums: dict[str, float] = {}
+    moves: dict[str, Action | None] = {}
+    for part in parts:
+        if part.root is None:
+            continue
+        for key, (count, mean, move) in part.root.items():
+            visits[key] = visits.get(key, 0) + count
+            sums[key] = sums.get(key, 0.0) + count * mean
+            moves.setdefault(key, move)
+    best = max(visits, key=lambda key: (visits[key], sums[key] / visits[key]))
+    return moves[best]
 
 
 def _exit_with_parent() -> None:
@@ -144,9 +229,22 @@ def _start_worker(nice: int = NICE) -> None:
 class _Decision:
     """A decision waiting for a worker: what to decide, and where its answer goes."""
 
-    __slots__ = ("answer", "asked_at", "copy", "game_name", "level", "seat", "seed", "state")
+    __slots__ = (
+        "answer",
+        "asked_at",
+        "copy",
+        "game_name",
+        "level",
+        "parts",
+        "seat",
+        "seed",
+        "state",
+        "turn_left_s",
+    )
 
-    def __init__(self, game: Game, seat: str, level: str, seed: int, *, thread: bool) -> None:
+    def __init__(
+        self, game: Game, seat: str, level: str, seed: int, turn_left_s: float | None, *, thread: bool
+    ) -> None:
         # the game as it is now: a thread searches a copy, a worker process gets its JSON
         self.game_name = game.name
         self.copy = game.clone() if thread else None
@@ -154,6 +252,9 @@ class _Decision:
         self.seat = seat
         self.level = level
         self.seed = seed
+        self.turn_left_s = turn_left_s
+        self.parts = 1
+        """How many workers search it (more than one: root parallelism)."""
         self.asked_at = time.perf_counter()  # not time.monotonic(): tests may run it virtually
         self.answer: asyncio.Future[Action | None] = asyncio.get_running_loop().create_future()
 
@@ -163,8 +264,10 @@ class Thinker:
 
     ``workers`` processes search in parallel (the search is CPU-bound Python: threads would take
     turns at the GIL with the event loop); ``workers=0`` searches on one thread of this process
-    instead (tests, and tiny deployments). ``budget_s`` overrides every level's time budget.
-    Decisions wait here, one queue per table, and a free worker takes the next table's in turn.
+    instead (tests, and tiny deployments). ``budget_s`` gives every decision that many seconds
+    instead of its share of its bot's turn budget. Decisions wait here, one queue per table, and
+    a free worker takes the next table's in turn; a decision that finds no other waiting and
+    several workers free is searched on all of them (at most :data:`SPLIT_MAX`).
 
     When a worker dies, every decision it had taken fails at once: the first of them starts one
     new pool and all of them are tried again there. A decision that fails again raises
@@ -216,8 +319,8 @@ class Thinker:
         log.info("AI workers: up to %d, started when a bot first moves, from a warm server", self.workers)
 
     @property
-    def searching(self) -> int:
-        """How many decisions are being searched now (in workers or on the thread)."""
+    def workers_busy(self) -> int:
+        """How many workers (or the thread) are searching now."""
         return self._busy
 
     def worker_pids(self) -> list[int]:
@@ -236,7 +339,7 @@ class Thinker:
             self._pool = None
             pool.shutdown(wait=False, cancel_futures=True)
 
-    async def _submit(self, args: tuple[Any, ...]) -> Action | None:
+    async def _submit(self, args: tuple[Any, ...], work: Any = decide) -> Any:
         try:
             await workers.started()  # a worker is then forked at once, never while the server warms
             pool = self._executor()
@@ -247,7 +350,7 @@ class Thinker:
                 # Submitting starts a worker if none is free, and multiprocessing then polls its
                 # other children: on a thread, so that the event loop never waits for either.
                 loop = asyncio.get_running_loop()
-                decision = await loop.run_in_executor(None, workers.bare, pool.submit, decide, *args)
+                decision = await loop.run_in_executor(None, workers.bare, pool.submit, work, *args)
             except OSError as exc:
                 raise AIUnavailable(f"could not start an AI worker: {exc}") from exc
             return await asyncio.wrap_future(decision)
@@ -279,19 +382,29 @@ class Thinker:
 
     @metrics.times_decisions
     async def choose(
-        self, game: Game, seat: str, level: str, seed: int, *, table: Hashable = None
+        self,
+        game: Game,
+        seat: str,
+        level: str,
+        seed: int,
+        *,
+        table: Hashable = None,
+        turn_left_s: float | None = None,
     ) -> Action | None:
         """The action the bot at ``level`` takes for ``seat`` (None: it lets an optional chance go).
 
+        ``turn_left_s``: what is left of the bot's turn budget now (None: the level's whole turn
+        budget); the decision takes its share of it, less the time it waits for a worker.
         ``table`` names the queue the decision waits in (decisions of different tables take
         turns for the workers). Raises :class:`AIUnavailable` if the workers die during it twice."""
-        decision = _Decision(game, seat, level, seed, thread=self.workers == 0)
+        decision = _Decision(game, seat, level, seed, turn_left_s, thread=self.workers == 0)
         self._waiting.setdefault(table, deque()).append(decision)
         self._dispatch()
         return await decision.answer
 
     def _dispatch(self) -> None:
-        """Hand waiting decisions to free workers, one table after the other."""
+        """Hand waiting decisions to free workers, one table after the other; a decision alone
+        with several free workers gets them all."""
         while self._busy < max(1, self.workers) and self._waiting:
             table = next(iter(self._waiting))
             queue = self._waiting.pop(table)
@@ -300,7 +413,9 @@ class Thinker:
                 self._waiting[table] = queue  # to the back of the rotation
             if decision.answer.done():  # given up while it waited
                 continue
-            self._busy += 1
+            if decision.state is not None and decision.level != "random" and not self._waiting:
+                decision.parts = max(1, min(self.workers - self._busy, SPLIT_MAX))
+            self._busy += decision.parts
             task = asyncio.ensure_future(self._serve(decision))
             self._serving.add(task)
             task.add_done_callback(self._serving.discard)
@@ -318,7 +433,7 @@ class Thinker:
             if not decision.answer.done():
                 decision.answer.set_result(action)
         finally:
-            self._busy -= 1
+            self._busy -= decision.parts
             self._dispatch()
 
     async def _decide(self, decision: _Decision) -> Action | None:
@@ -329,16 +444,21 @@ class Thinker:
             game = decision.copy
 
             def think() -> Action | None:
-                budget = budget_left(level, self.budget_s, decision.asked_at)
-                return choose_action(game, seat, level=level, seed=seed, budget_s=budget)
+                budget = budget_left(self.budget_s, decision.asked_at)
+                turn_left = turn_time_left(decision.turn_left_s, decision.asked_at)
+                return choose_action(
+                    game, seat, level=level, seed=seed, budget_s=budget, turn_left_s=turn_left
+                )
 
             return await asyncio.get_running_loop().run_in_executor(self._executor(), think)
         name = decision.game_name
-        # what is left of the budget when a worker takes it (the pool holds no queue of its own)
-        args = (name, decision.state, seat, level, seed, budget_left(level, self.budget_s, decision.asked_at))
+        # what is left of the time when a worker takes it (the pool holds no queue of its own)
+        budget = budget_left(self.budget_s, decision.asked_at)
+        turn_left = turn_time_left(decision.turn_left_s, decision.asked_at)
+        args = (name, decision.state, seat, level, seed, budget, turn_left)
         try:
             try:
-                return await self._submit(args)
+                return await self._ask(args, decision.parts)
             except BrokenProcessPool:
                 if self._pool is None:  # the first decision to learn of this death says so
                     log.warning("an AI worker died; starting a new pool and retrying its decisions")
@@ -346,6 +466,23 @@ class Thinker:
         except BrokenProcessPool as exc:
             log.error("an AI worker died again during a decision for %s; giving it up", name)
             raise AIUnavailable("the AI workers stopped twice during this decision") from exc
+
+    async def _ask(self, args: tuple[Any, ...], parts: int) -> Action | None:
+        """The decision of ``args`` from one worker, or from ``parts`` workers searching it at
+        once (each with its own seed; see :func:`merge_parts`). A part that fails while another
+        answers is left out; if all fail, the first one's error is raised."""
+        if parts <= 1:
+            return await self._submit(args)
+        seed = args[4]
+        seeds = [seed, *(zlib.crc32(f"{seed}:{k}".encode()) for k in range(1, parts))]
+        asked = [self._submit((*args[:4], each, *args[5:]), search_part) for each in seeds]
+        answers = await asyncio.gather(*asked, return_exceptions=True)
+        found = [a for a in answers if isinstance(a, Part)]
+        if not found:
+            error = answers[0]
+            assert isinstance(error, BaseException)
+            raise error
+        return merge_parts(found)
 
     def close(self) -> None:
         """Stop the workers (a search in progress is abandoned; it is simply done again later)

@@ -56,6 +56,9 @@ UNREACHABLE_RETRY = timedelta(hours=6)
 REPAIR_GRACE = timedelta(minutes=1)
 """A table's message older than the table for this long is posted again (a post failed)."""
 REMINDERS = ("half", "late")
+TENDING_AT_ONCE = 8
+"""Due tables tended at the same time by one process (each within its own error boundary; their
+bots' decisions then share the AI workers in turn)."""
 """The notices that wait for the end of their person's quiet hours."""
 
 
@@ -88,9 +91,10 @@ def _is_store_outage(exc: BaseException) -> bool:
 
 
 class Scheduler:
-    """Tends the tables whose deadline has come, each inside its own error boundary: a table that
-    fails is logged once and backs off, a lost channel is retried rarely (its host told once), an
-    unreachable store backs off the whole loop; every other table goes on."""
+    """Tends the tables whose deadline has come, side by side (at most :data:`TENDING_AT_ONCE`
+    at a time), each inside its own error boundary: a table that fails is logged once and backs
+    off, a lost channel is retried rarely (its host told once), an unreachable store backs off
+    the whole loop; every other table goes on. What the bots play is shown bot turn by bot turn."""
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
@@ -98,6 +102,7 @@ class Scheduler:
         self._tasks: set[asyncio.Task[None]] = set()
         self._tables: dict[int, Backoff] = {}
         self._store = Backoff()
+        self._limit = asyncio.Semaphore(TENDING_AT_ONCE)
 
     @property
     def host(self) -> TableHost:
@@ -105,8 +110,8 @@ class Scheduler:
         return self.bot.host
 
     async def run_due(self) -> None:
-        """Tend every table whose deadline has come, and post again the messages of tables whose
-        message is older than their state (called by the scheduler loop)."""
+        """Tend every table whose deadline has come (side by side), and post again the messages
+        of tables whose message is older than their state (called by the scheduler loop)."""
         now = self.host.now()
         if self._store.waiting(now):
             return
@@ -122,12 +127,19 @@ class Scheduler:
         if self._store.failures:
             log.info("the game store answers again; tending goes on")
             self._store = Backoff()
-        for record in due:
-            if not self._waiting(record.id, now):
-                await self.tend(record.channel_id, record.id)
+        for record in due:  # as stored now: a copy in memory that is older is read again
+            self.host.note_stored(record)
+        await asyncio.gather(
+            *(self._tend_limited(r.channel_id, r.id) for r in due if not self._waiting(r.id, now))
+        )
         for record in stale:
             if not self._waiting(record.id, now) and record.channel_id not in self._busy:
                 await self._guarded(record.channel_id, record.id, partial(self._repair, record))
+
+    async def _tend_limited(self, channel_id: int, table_id: int) -> None:
+        """Tend one table once fewer than :data:`TENDING_AT_ONCE` others are being tended."""
+        async with self._limit:
+            await self.tend(channel_id, table_id)
 
     def _waiting(self, table_id: int, now: datetime) -> bool:
         backoff = self._tables.get(table_id)
@@ -153,13 +165,15 @@ class Scheduler:
         await self._guarded(channel_id, table_id, partial(self._tend, channel_id, table_id))
 
     async def _tend(self, channel_id: int, table_id: int) -> None:
-        table = await self.host.load(channel_id)
+        table = await self.host.load(channel_id, check=False)
+        if table is not None and table.record.meta.get("unreachable"):
+            table = await self.host.load(channel_id)  # as stored: another process may have cleared it
         if table is not None and table.record.id == table_id and table.record.meta.get("unreachable"):
             await self.bot.ui.turns.repair(table)  # raises again while the channel is still lost
             log.info("table #%s: its channel can be reached again", table_id)
             await self.host.note(table, {"unreachable": None})
         try:
-            results = await self.bot.tender.tend(channel_id, table_id)
+            results = await self.bot.tender.tend(channel_id, table_id, progress=self.present)
         except TendingFailed as failed:
             await self.present(failed.results)
             raise failed.__cause__ or failed from None
@@ -272,7 +286,8 @@ class Scheduler:
         for index, outcome in enumerate(merged):
             # Saved before the previous outcome posted its turn message: retire that one.
             record = outcome.table.record
-            current = await self.bot.host.latest(record.channel_id)  # finished: no longer current
+            # this process's own table in memory (finished: no longer current)
+            current = await self.bot.host.current(record.channel_id, check=False)
             if current is not None and current.record.id == record.id:
                 outcome.table.record = record.evolve(message_id=current.record.message_id)
             await turns.show_outcome(outcome, mention=index == last_new)

@@ -378,11 +378,16 @@ class TurnMessages:
         await reply(interaction, f"{intro}{payload['content']}", files=files)
 
     async def drawn_table(
-        self, interaction: discord.Interaction, table_id: int, version: int
+        self, interaction: discord.Interaction, table_id: int, version: int, *, checked: bool = True
     ) -> Table | None:
         """The channel's running table if it is still at the version a component was drawn for;
-        otherwise None, after refusing the component with the current board."""
-        table = await self.host.current(interaction.channel_id or 0)
+        otherwise None, after refusing the component with the current board. ``checked=False``:
+        this process's copy will do when it matches (the caller applies the choice through
+        ``act``, which checks the copy against the store under the table's lock)."""
+        channel_id = interaction.channel_id or 0
+        table = await self.host.current(channel_id, check=checked)
+        if not checked and (table is None or (table.record.id, table.record.version) != (table_id, version)):
+            table = await self.host.current(channel_id)  # before refusing: is it only this copy that differs?
         if table is None or table.record.id != table_id:
             await self.show_out_of_date(interaction, "That table is closed.")
             return None

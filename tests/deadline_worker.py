@@ -30,7 +30,7 @@ def _fixed_search() -> None:
     if getattr(real, "fixed", False):
         return
 
-    def choose(game, player, *, level="normal", seed=0, budget_s=None):  # type: ignore[no-untyped-def]
+    def choose(game, player, *, level="normal", seed=0, **limits):  # type: ignore[no-untyped-def]
         return real(game, player, level=level, seed=seed, iterations=SEARCH_ITERATIONS)
 
     choose.fixed = True  # type: ignore[attr-defined]

@@ -60,7 +60,7 @@ def fixed_search(monkeypatch):
     same whole game on every run, however busy the machine is."""
     real = bot.ai.choose_action
 
-    def choose(game, player, *, level="normal", seed=0, budget_s=None):
+    def choose(game, player, *, level="normal", seed=0, **limits):
         return real(game, player, level=level, seed=seed, iterations=SEARCH_ITERATIONS)
 
     monkeypatch.setattr(bot.ai, "choose_action", choose)  # the Thinker looks it up at each call

@@ -51,7 +51,7 @@ def test_a_search_keeps_to_its_wall_budget_while_other_processes_load_every_core
 async def test_a_table_is_not_served_after_all_the_decisions_another_table_queued(monkeypatch):
     served: list[int] = []
 
-    def choose(game, player, *, level="normal", seed=0, budget_s=None):
+    def choose(game, player, *, level="normal", seed=0, **limits):
         served.append(seed)
         return game.legal_actions(player)[0]
 

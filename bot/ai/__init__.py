@@ -14,6 +14,7 @@ import threading
 import time
 from dataclasses import dataclass
 
+from bot.ai.budget import TurnLedger, allotment, need
 from bot.ai.policy import Policy, plain, policy_for
 from bot.ai.search import ISMCTS, SearchResult
 from bot.ai.wins import winning_action
@@ -25,8 +26,9 @@ class Level:
     """How a level plays: its time budget and how often it makes a deliberate mistake."""
 
     name: str
-    budget_s: float
-    """Search time per decision in wall-clock seconds (production); ``iterations=`` replaces it in tests."""
+    turn_budget_s: float
+    """Wall-clock seconds for all the decisions of one of the bot's turns, shared among them by
+    need (``bot.ai.budget``); ``iterations=`` replaces it in tests."""
     mistakes: float = 0.0
     """Chance of skipping the search for a quick policy move or a random one."""
     random_share: float = 0.5
@@ -34,17 +36,19 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", budget_s=0.1, mistakes=0.35),
-    "normal": Level("normal", budget_s=0.5),
-    "hard": Level("hard", budget_s=1.5),
+    "easy": Level("easy", turn_budget_s=0.25, mistakes=0.35),
+    "normal": Level("normal", turn_budget_s=0.6),
+    "hard": Level("hard", turn_budget_s=1.25),
 }
 """The search levels; ``random`` (uniformly random legal actions) is handled apart."""
 
 LEVEL_NAMES: tuple[str, ...] = ("random", *LEVELS)
 
 SHORT_SEARCH_S = 1.0
-"""A search with less time than this (``easy``, ``normal``) is short: too short to tell one step
-of tempo from noise, so the policy may prune the root harder (Argoat's steps that lead nowhere)."""
+"""A decision given less time than this (``budget_s``) is short: too short to tell one step of
+tempo from noise, so the policy may prune the root harder (Argoat's steps that lead nowhere)."""
+SHORT_TURN_S = 2.0
+"""The same for a level whose turn budget is below this (``easy``, ``normal``)."""
 SHORT_SEARCH_ITERATIONS = 500
 """The same for a search given a number of iterations."""
 
@@ -57,16 +61,29 @@ def choose_action(
     seed: int = 0,
     budget_s: float | None = None,
     iterations: int | None = None,
+    turn_left_s: float | None = None,
 ) -> Action | None:
     """The action ``player`` takes now: one of ``game.legal_actions(player)``, or None.
 
     None means "I do not act": only when ``player`` is not the prompt's main decider and has no
     ``pass`` (an optional out-of-turn chance, e.g. Argo's Time Machine without a hold), and the
     bot prefers to let the game go on. A single legal action is returned without search.
-    ``iterations`` runs that many search iterations (deterministic for a given view of the game,
-    seed and level); otherwise the level's time budget (or ``budget_s``) bounds the search.
+    ``iterations`` runs that many search iterations at most (deterministic for a given view of
+    the game, seed and level). Otherwise wall time bounds the search: ``budget_s`` seconds for
+    this decision, or else its share of ``turn_left_s``, what is left of the bot's turn budget
+    (the level's whole turn budget when not given: a decision at the start of a turn). Either way
+    the search stops early once its choice cannot change (see docs/ai.md, "Time").
     """
-    return decide(game, player, level=level, seed=seed, budget_s=budget_s, iterations=iterations)[0]
+    action, _ = decide(
+        game,
+        player,
+        level=level,
+        seed=seed,
+        budget_s=budget_s,
+        iterations=iterations,
+        turn_left_s=turn_left_s,
+    )
+    return action
 
 
 def decide(
@@ -77,6 +94,7 @@ def decide(
     seed: int = 0,
     budget_s: float | None = None,
     iterations: int | None = None,
+    turn_left_s: float | None = None,
 ) -> tuple[Action | None, SearchResult | None]:
     """:func:`choose_action` with the search's statistics (None when no search ran).
 
@@ -92,15 +110,22 @@ def decide(
     if paused:
         gc.disable()
     try:
-        return _decide(game, player, level, seed, budget_s, iterations)
+        return _decide(game, player, level, seed, budget_s, iterations, turn_left_s)
     finally:
         if paused:
             gc.enable()
 
 
 def _decide(
-    game: Game, player: str, level: str, seed: int, budget_s: float | None, iterations: int | None
+    game: Game,
+    player: str,
+    level: str,
+    seed: int,
+    budget_s: float | None,
+    iterations: int | None,
+    turn_left_s: float | None,
 ) -> tuple[Action | None, SearchResult | None]:
+    started = time.perf_counter()
     if level != "random" and level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVEL_NAMES)}")
     prompt = game.prompt()
@@ -125,8 +150,10 @@ def _decide(
     spec = LEVELS[level]
     if iterations is not None:
         short = iterations < SHORT_SEARCH_ITERATIONS
+    elif budget_s is not None:
+        short = budget_s < SHORT_SEARCH_S
     else:
-        short = (spec.budget_s if budget_s is None else budget_s) < SHORT_SEARCH_S
+        short = spec.turn_budget_s < SHORT_TURN_S
     options = policy.root_candidates(world, player, legal, rng, short=short)
     if not optional and (len(options) > 1 or spec.mistakes):  # a slip could miss even a lone win
         win = winning_action(game, player, options, rng)
@@ -151,8 +178,11 @@ def _decide(
     if iterations is not None:
         result = search.run(iterations=iterations)
     else:
-        budget = spec.budget_s if budget_s is None else budget_s
-        result = search.run(deadline=time.perf_counter() + budget)
+        if budget_s is None:
+            left = spec.turn_budget_s if turn_left_s is None else turn_left_s
+            later = policy.need_after(world, player)
+            budget_s = allotment(left, need(len(options)), later, spec.turn_budget_s)
+        result = search.run(deadline=started + budget_s)
     return result.action, result
 
 
@@ -161,8 +191,10 @@ __all__ = [
     "LEVEL_NAMES",
     "SHORT_SEARCH_ITERATIONS",
     "SHORT_SEARCH_S",
+    "SHORT_TURN_S",
     "Level",
     "Policy",
+    "TurnLedger",
     "choose_action",
     "decide",
     "policy_for",

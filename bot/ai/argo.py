@@ -28,6 +28,7 @@ import math
 import random
 from typing import Final
 
+from bot.ai.budget import need
 from bot.ai.policy import Policy, plain, register, timeout
 from bot.engine.argo import station
 from bot.engine.argo.data import (
@@ -68,6 +69,12 @@ SURVIVAL_WEIGHT: Final = 0.75
 """Weight of beating the Aliens (and the others) against merely having more than the others."""
 CONTROL_ROOM_KEEP = 4
 """Control Room moves searched at the root: the best after one ply (see ``root_candidates``)."""
+BUILD_WIDTH: Final = 45
+"""A Building phase's typical number of moves (tiles, places, turns), for sharing a turn's time."""
+ACTION_WIDTH: Final = 17
+"""An action's typical number of moves (Astronauts' moves, activations)."""
+PUSH_WIDTH: Final = 3
+"""A push's typical number of choices."""
 SEAT_REACH = (0.6, 0.4)
 """Share of a free Pod seat's value (as if seated) an Astronaut one or two moves away holds."""
 WAREHOUSE_REACH = 0.7
@@ -302,6 +309,25 @@ class ArgoPolicy(Policy):
         scored.sort()
         kept = {id(control[index]) for _, index in scored[:CONTROL_ROOM_KEEP]}
         return [a for a in options if not _is_control_room(a) or id(a) in kept]
+
+    def need_after(self, world: Game, player: str) -> float:
+        """What the rest of ``player``'s turn needs after this decision: the build and the actions
+        still to come (a build's typical width :data:`BUILD_WIDTH`, an action's
+        :data:`ACTION_WIDTH`) and a push's (:data:`PUSH_WIDTH`) at the end; a decision in
+        someone else's turn (a Time Machine hold) as much as one action."""
+        argo: ArgoGame = world  # type: ignore[assignment]
+        st = argo.st
+        if st.finished or st.players[st.active] != player:
+            return need(ACTION_WIDTH)
+        later = need(PUSH_WIDTH)
+        actions_left = st.actions_allowed() - st.actions_used
+        if st.phase in ("alien", "build"):
+            later += actions_left * need(ACTION_WIDTH)
+            if st.phase == "alien":
+                later += need(BUILD_WIDTH)
+        elif st.phase == "actions":  # this action (or a step inside it) counts only when done
+            later += max(0, actions_left - 1) * need(ACTION_WIDTH)
+        return later
 
     # ----- rollouts ---------------------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any, Final
 
+from bot.ai.budget import need
 from bot.engine.core import SYSTEM, TIMEOUT, Action, Game, IllegalAction, Result
 
 SKIPPED: Final = frozenset({"undo", "cancel"})
@@ -81,6 +82,12 @@ class Policy:
         determinised copy (``actions`` are ``player``'s legal actions, which they can see).
         ``short``: the search to come is short (see ``bot.ai.SHORT_SEARCH_S``)."""
         return self.candidates(world, player, actions, 0)
+
+    def need_after(self, world: Game, player: str) -> float:
+        """How much the rest of ``player``'s turn is expected to need after the decision now (in
+        the units of ``bot.ai.budget.need``), which the decision's share of the turn's time is
+        weighed against. By default as much as one 10-way decision."""
+        return need(10)
 
     def planned(
         self, world: Game, player: str, actions: list[Action], optional: bool, rng: random.Random

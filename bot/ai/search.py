@@ -36,6 +36,13 @@ WAIT: Final = "(wait)"
 
 Key = tuple[str, str]
 
+DECIDED_CHECK: Final = 4
+"""How often (in iterations) :meth:`ISMCTS.run` asks whether the search is decided."""
+EARLY_FACTOR: Final = 0.5
+"""Against a deadline, the search counts as decided when the runner-up could not catch up even
+with this share of the iterations left (UCB gives it far fewer than all of them): Baier &
+Winands' early stop with a parameter (2016)."""
+
 
 class Node:
     """One edge of the tree with the node it leads to: visits, availability, score sums per seat."""
@@ -60,6 +67,8 @@ class SearchResult:
     """Root visits per notation (``(wait)`` for waiting)."""
     values: dict[str, float]
     """Root mean score of the searching player per notation."""
+    decided: bool = False
+    """True when the search stopped early because its choice could no longer change."""
 
 
 class ISMCTS:
@@ -94,24 +103,61 @@ class ISMCTS:
         self.allow_wait = allow_wait
         self.c = exploration
         self.iterations = 0
+        self.stopped_early = False
+        """Whether :meth:`run` stopped because the search was decided (see :meth:`decided`)."""
         self.draws = Draws(_random.Random(0))
         """The worlds' random source, seeded anew for each world (one generator, not one per
         world: its 2.5 KB state is not allocated and cleared every iteration)."""
 
-    def run(self, iterations: int | None = None, deadline: float | None = None) -> SearchResult:
+    def run(
+        self, iterations: int | None = None, deadline: float | None = None, *, stop_when_decided: bool = True
+    ) -> SearchResult:
         """Iterate ``iterations`` times, or until ``time.perf_counter()`` passes ``deadline``
-        (wall-clock seconds: the answer comes on time however busy the machine is)."""
+        (wall-clock seconds: the answer comes on time however busy the machine is), or both,
+        whichever comes first. Either way it stops as soon as the search is decided: when the
+        most visited root move leads the next by more visits than the iterations left could give
+        it (with a deadline, as many as the rate so far fits in the time left). With
+        ``iterations`` that never changes the answer, only saves the iterations that could not.
+        ``stop_when_decided=False`` runs them all (tests compare the two)."""
         if iterations is None and deadline is None:
             raise ValueError("give iterations or a deadline")
         clock: Callable[[], float] = time.perf_counter
+        started = clock()
+        check = DECIDED_CHECK
         while True:
-            if iterations is not None and self.iterations >= iterations:
+            done = self.iterations
+            if iterations is not None and done >= iterations:
                 break
-            if deadline is not None and self.iterations > 0 and clock() >= deadline:
-                break
+            now = 0.0
+            if deadline is not None and done > 0:
+                now = clock()
+                if now >= deadline:
+                    break
+            if stop_when_decided and done >= check:
+                check = done + DECIDED_CHECK
+                left = math.inf if iterations is None else float(iterations - done)
+                if deadline is not None:
+                    left = min(left, (deadline - now) * done / max(now - started, 1e-9))
+                if self.decided(left * (1.0 if deadline is None else EARLY_FACTOR)):
+                    self.stopped_early = True
+                    break
             self._iterate()
             self.iterations += 1
         return self._result()
+
+    def decided(self, left: float) -> bool:
+        """True when no root move can overtake the most visited one in ``left`` more iterations
+        (its lead in visits is larger than that)."""
+        first = second = 0
+        children = self.root.children
+        for key in self.root_key_list:
+            child = children.get(key)
+            visits = 0 if child is None else child.visits
+            if visits > first:
+                first, second = visits, first
+            elif visits > second:
+                second = visits
+        return first - second > left
 
     # ----- one iteration ----------------------------------------------------------------------
 
@@ -214,7 +260,7 @@ class ISMCTS:
                 best, best_key = (child.visits, mean), key
         if best_key is None:  # no iteration reached a root move (cannot happen with >= 1 iteration)
             best_key = next(iter(self.root_keys))
-        return SearchResult(self.root_keys[best_key], self.iterations, visits, values)
+        return SearchResult(self.root_keys[best_key], self.iterations, visits, values, self.stopped_early)
 
 
 def below(rng: _random.Random, n: int) -> int:

@@ -568,7 +568,7 @@ class PostgresStore(TableReads, TableWrites):
                 row[0],
                 channel_id,
                 host_id,
-                json.dumps({"type": "open", "game": game, "options": options}),
+                json.dumps(writes.opening(game, options)),
                 now,
             )
             return _record(row)

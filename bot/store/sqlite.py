@@ -400,7 +400,7 @@ class SqliteStore(TableReads, TableWrites):
                     table_id,
                     channel_id,
                     host_id,
-                    json.dumps({"type": "open", "game": game, "options": options}),
+                    json.dumps(writes.opening(game, options)),
                     stamp,
                 ),
             )
