@@ -19,8 +19,8 @@ login and no gateway (there is no Discord here), and the command sync's HTTP cal
   processes, multiprocessing's server and resource tracker); ``Pss_Anon`` beside it (the share of
   pages that are not files: less moved by other programs mapping the same Python and libraries);
 * **first use**: then the bot draws the first board of a new Argo game through its board pool and
-  its AI makes one ``easy`` decision (0.1 s budget), each timed against the same made again right
-  after (the first pays for starting a worker, if it must); and the memory once idle again.
+  its AI makes one ``easy`` decision, each timed against the same made again right after (the
+  first pays for starting a worker, if it must); and the memory once idle again.
 
 Three kinds of process take turns (the order rotates between repeats): the yardstick ``python -c
 "import discord, PIL.Image"`` (measured the same way: to its "ready" line, then its PSS), the
@@ -257,7 +257,7 @@ def report(label: str, runs: list[dict[str, Any]], yard: dict[str, float]) -> No
         print(
             f"  first board {spread(used['board'], '.0f')} ms, the next {spread(used['board2'], '.0f')} ms; "
             f"first easy decision {spread(used['decision'], '.0f')} ms, the next "
-            f"{spread(used['decision2'], '.0f')} ms (budget 100 ms)"
+            f"{spread(used['decision2'], '.0f')} ms"
         )
         print(
             f"  idle after that: PSS {spread([r['pss_used'] for r in runs], '.1f')} MB (anonymous "
