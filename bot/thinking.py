@@ -48,7 +48,8 @@ WAIT = "(wait)"
 NICE = 5
 """How much lower than the bot the AI workers run (``os.nice``): a board a person waits for and
 the bot's own event loop come before a search (against two searches at the bot's priority a
-board drawn at the bot's took 2-3 times as long as on the bot's thread; docs/boards.md). It
+board drawn at the bot's priority took 1.5 times as long at p95 as on the bot's thread, at nice +5
+no longer; docs/boards.md). It
 costs a search little: a board takes milliseconds. Where the bot's processes share a scheduling
 group (a container, a service's cgroup, a login session's autogroup), it changes nothing against
 other programs; otherwise the searches also yield to other programs at the bot's priority."""

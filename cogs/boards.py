@@ -49,8 +49,8 @@ drawn, against 1.1x in the idle class (``bench/host_load.py``, docs/boards.md)."
 BACKUP_PRIORITY = "normal"
 """The backup worker's priority: ``"normal"``, the bot's own, so that a board a person waits for
 gets its fair share of a busy host's CPU, as a board drawn on the bot's thread did (at nice +10
-it got about a tenth of a core against two AI searches: board p95 2-6x that of threads); or
-``"nice"`` (:data:`NICE`)."""
+it got about a tenth of a core against two AI searches: board p95 4-17x that of threads,
+docs/boards.md); or ``"nice"`` (:data:`NICE`)."""
 LATE_S = 0.15
 """A board not back from an idle-class worker after this long is drawn by the backup worker too
 (first answer wins): an idle-class worker gets no CPU while anything else wants it (other jobs on
