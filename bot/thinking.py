@@ -49,10 +49,10 @@ NICE = 5
 """How much lower than the bot the AI workers run (``os.nice``): a board a person waits for and
 the bot's own event loop come before a search (against two searches at the bot's priority a
 board drawn at the bot's priority took 1.5 times as long at p95 as on the bot's thread, at nice +5
-no longer; docs/boards.md). It
-costs a search little: a board takes milliseconds. Where the bot's processes share a scheduling
-group (a container, a service's cgroup, a login session's autogroup), it changes nothing against
-other programs; otherwise the searches also yield to other programs at the bot's priority."""
+no longer; docs/boards.md). It costs a search little: a board takes milliseconds. Where the bot's
+processes share a scheduling group (a container, a service's cgroup, a login session's
+autogroup), it changes nothing against other programs; otherwise the searches also yield to other
+programs at the bot's priority."""
 IDLE_S = 300.0
 """The AI workers end once no decision has been made for this long (the next decision forks a new
 one, warm, in milliseconds); a search leaves 10-20 MB behind in its worker."""
@@ -308,16 +308,13 @@ class Thinker:
     async def start(self) -> None:
         """Start the worker server (:mod:`bot.workers`) and wait until it is warm, so that the
         first decision forks a warm worker in milliseconds; no worker process is started until a
-        decision needs one. The bot does not wait for this (it runs while the bot gets ready). If
-        it fails it is logged; the first decision tries again."""
+        decision needs one. The bot does not wait for this (it runs while the bot gets ready).
+        Where no server can be started, workers are spawned (and warm themselves) instead."""
         if self.workers == 0:
             return
-        try:
-            await workers.started()
-        except OSError as exc:
-            log.warning("could not start the worker server (%s); the first bot move tries again", exc)
-            return
-        log.info("AI workers: up to %d, started when a bot first moves, from a warm server", self.workers)
+        await workers.started()
+        how = "forked from the warm worker server" if workers.forking() else "spawned"
+        log.info("AI workers: up to %d, %s when a bot first moves", self.workers, how)
 
     @property
     def workers_busy(self) -> int:
