@@ -23,7 +23,7 @@ turn budget (this tree) or decision budget (a baseline before issue 33).
 
 Variants: ``baseline``, the ``bot/`` package of commit ``C`` (default 4bee06f: before issue 25,
 one FIFO worker spawned at the first bot move, CPU-time budgets), extracted with ``git archive``;
-``this tree`` with its default pool (``min(4, cores)`` workers, started and warmed at start-up,
+``this tree`` with its default pool (``min(4, cores)`` workers, forked warm as decisions need them,
 tables served round-robin, wall-clock budgets counted from the moment a table asks); and, with
 ``--workers N``, this tree with ``AI_WORKERS=N``. The variants take turns going first between
 repeats. Printed per variant: the start-up time, the first decision against the median of the
@@ -149,7 +149,7 @@ async def measure_restart(args: argparse.Namespace) -> dict[str, Any]:
 
         up.thinker.choose = choose  # type: ignore[method-assign]
         up.scheduler.run_due = held  # type: ignore[method-assign]
-        await env.restart_bot(up)  # started and ready: the AI workers are up and warm
+        await env.restart_bot(up)  # started and settled: the worker server is warm
         ready = time.perf_counter()
         await real_run_due()  # the scheduler's first round after the start, as its loop runs it
         await env.settle(timeout=300)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import re
 from collections.abc import Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -13,12 +12,13 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from bot import seats
+from bot import seats, workers
 from bot.archive.replay import LogRow, Replay, Step, rebuild
 from bot.archive.results import places
 from bot.engine.core import Game, Result, format_text
 from bot.engine.registry import GameRegistry, discover
 from bot.store import TableRecord
+from bot.thinking import _exit_with_parent
 from render.replay import BUDGET, Animation, Frame, animate
 
 log = logging.getLogger(__name__)
@@ -140,8 +140,9 @@ def draw(job: ReplayJob) -> DrawnReplay:
 
 
 class Drawer:
-    """Draws replays in worker processes (``workers`` > 0; two at most, spawned on first use)
-    or, with ``workers=0`` (tests), on one thread of this process."""
+    """Draws replays in worker processes (``workers`` > 0; two at most, forked warm from the bot's
+    worker server on first use, ending with the bot) or, with ``workers=0`` (tests), on one
+    thread of this process."""
 
     def __init__(self, workers: int) -> None:
         self.workers = min(max(workers, 0), 2)
@@ -150,21 +151,31 @@ class Drawer:
     def _executor(self) -> Executor:
         if self._pool is None:
             if self.workers > 0:
-                context = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+                self._pool = ProcessPoolExecutor(
+                    max_workers=self.workers, mp_context=workers.context(), initializer=_exit_with_parent
+                )
             else:
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
         return self._pool
 
     async def draw(self, job: ReplayJob) -> DrawnReplay:
         """The drawn replay of ``job``, without blocking the event loop."""
-        loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(), draw, job)
+            return await self._drawn(job)
         except BrokenProcessPool:
             log.warning("a replay worker died; starting a new one")
             self._pool = None
+            return await self._drawn(job)
+
+    async def _drawn(self, job: ReplayJob) -> DrawnReplay:
+        loop = asyncio.get_running_loop()
+        if self.workers == 0:
             return await loop.run_in_executor(self._executor(), draw, job)
+        await workers.started()  # then a worker is forked at once
+        pool = self._executor()
+        # submitting may start a worker (multiprocessing then polls its others): on a thread
+        submitted = await loop.run_in_executor(None, workers.bare, pool.submit, draw, job)
+        return await asyncio.wrap_future(submitted)
 
     def close(self) -> None:
         """Stop the workers."""

@@ -39,8 +39,9 @@ def png_file(png: bytes) -> discord.File:
 
 
 async def warm_boards(ai_workers: int = 0) -> None:
-    """Start the board workers (a bot whose AI runs in processes draws in processes too; with
-    ``AI_WORKERS=0`` on threads) and warm their caches, so the first board is quick."""
+    """Get ready to draw boards: in worker processes forked warm from the worker server (a bot
+    whose AI runs in processes draws in processes too), or with ``AI_WORKERS=0`` on threads, with
+    this process's caches warmed; either way the first board is quick."""
     await start_boards(WORKERS if ai_workers > 0 else 0)
 
 
