@@ -54,7 +54,10 @@ def _serve(
     """A worker's life: start up, say it is ready, then answer calls until the bot goes away."""
     if initializer is not None:
         initializer(*initargs)
-    conn.send_bytes(pickle.dumps(os.getpid()))
+    try:
+        conn.send_bytes(pickle.dumps(os.getpid()))
+    except OSError:  # the bot gave up on this worker (or ended) while it started: nothing to do
+        return
     while True:
         try:
             args = pickle.loads(conn.recv_bytes())

@@ -148,7 +148,7 @@ async def test_workers_start_when_boards_need_them_and_end_when_idle():
     """One call at a time needs one worker; calls that find every worker busy start more (up to
     the pool's size); workers that answer nothing for ``idle_s`` end, and the next call starts
     one again."""
-    pool = PipeWorkers(2, time.sleep, idle_s=1.0)
+    pool = PipeWorkers(2, time.sleep, idle_s=3.0)
     try:
         for _ in range(3):
             await pool.call(0.01)
