@@ -11,7 +11,8 @@ scheduler has the AI play for them, Time Machine holds and trade offers time out
 
 Long (several minutes): it runs only with ``ARGO_SOAK_TEST=1`` (``.ci/run`` does, after the
 compiled test). ``SOAK_SEED`` changes the games (default: fixed), ``AI_BUDGET`` the bots'
-seconds per decision (default 0.05), ``SOAK_ROUNDS`` the rounds per setting (default 5).
+seconds per decision (default 0.05; ``default``: each level's own),
+``SOAK_ROUNDS`` the rounds per setting (default 5).
 """
 
 from __future__ import annotations
@@ -45,7 +46,9 @@ pytestmark = [
 
 SEED = int(os.environ.get("SOAK_SEED", "33"))
 ROUNDS = int(os.environ.get("SOAK_ROUNDS", "5"))
-AI_BUDGET = float(os.environ.get("AI_BUDGET", "0.05"))
+_BUDGET = os.environ.get("AI_BUDGET", "0.05")
+AI_BUDGET = None if _BUDGET in ("", "default") else float(_BUDGET)
+"""The bots' seconds per decision (``AI_BUDGET=default``: each level's own budget)."""
 SCHEDULER_SECONDS = 60.0
 """Virtual seconds between the scheduler's ticks (an hour that passes costs 60 ticks)."""
 STEP_LIMIT = float(os.environ.get("SOAK_STEP_LIMIT", "300"))
@@ -74,6 +77,8 @@ class Side:
     hours: int = 0
     bot_waits: int = 0
     done: bool = False
+    slowest: tuple[float, str] = (0.0, "")
+    """The longest step in real seconds, and what it was."""
 
 
 def _options(game: str, rng: random.Random) -> tuple[str, int]:
@@ -132,7 +137,11 @@ async def _step(env: Any, bot: Any, side: Side, rng: random.Random) -> None:
         return
     side.bot_waits = 0
     side.steps += 1
-    await side.driver.step()
+    started = time.perf_counter()
+    action = await side.driver.step()
+    took = time.perf_counter() - started
+    if took > side.slowest[0]:
+        side.slowest = (took, f"action {side.steps}: {action}")
 
 
 async def _hour(env: Any, sides: list[Side]) -> None:
@@ -143,7 +152,9 @@ async def _hour(env: Any, sides: list[Side]) -> None:
         side.hours += 1
 
 
-async def _round(env: Any, bot: Any, sides: list[Side], rng: random.Random, dog: Watchdog, label: str) -> None:
+async def _round(
+    env: Any, bot: Any, sides: list[Side], rng: random.Random, dog: Watchdog, label: str
+) -> None:
     for side in sides:
         options, _bots = _options(side.game, rng)
         dog.beat(f"{label}: opening {side.game} ({options})")
@@ -201,7 +212,11 @@ async def _soak(env: Any, settings: Settings, tmp_path: Path, name: str, made: l
             for side in sides:
                 table = await bot.host.latest(side.channel.id)
                 assert table.record.status == "finished", f"{label}: {side.game} ended {table.record.status}"
-            summary = ", ".join(f"{s.game} {s.steps} clicked actions, {s.hours} hours passed" for s in sides)
+            summary = "; ".join(
+                f"{s.game}: {s.steps} clicked actions, {s.hours} hours passed, slowest step "
+                f"{s.slowest[0]:.1f} s ({s.slowest[1]})"
+                for s in sides
+            )
             print(f"{label}: done in {time.perf_counter() - started:.0f} s ({summary})", flush=True)
     assert not env.errors, env.errors
 
@@ -235,6 +250,38 @@ async def simcord_bot(soak_settings: Settings, made: list[Any], request: pytest.
 
 
 @pytest.mark.parametrize("soak_settings", ["threads", "processes"], indirect=True)
-async def test_whole_games_two_tables_at_a_time_finish(simcord_env, simcord_bot, soak_settings, made, tmp_path):
+async def test_whole_games_two_tables_at_a_time_finish(
+    simcord_env, simcord_bot, soak_settings, made, tmp_path
+):
     name = "threads" if soak_settings.ai_workers == 0 else "processes"
     await _soak(simcord_env, soak_settings, tmp_path, name, made)
+
+
+FRESH = int(os.environ.get("SOAK_FRESH", "5"))
+"""Fresh bots (each in its own event loop, as each test has) whose first table is opened."""
+
+
+@pytest.mark.parametrize("soak_settings", ["processes"], indirect=True)
+@pytest.mark.parametrize("attempt", range(FRESH))
+async def test_a_fresh_bots_first_game_new_settles(
+    simcord_env, simcord_bot, soak_settings, tmp_path, attempt
+):
+    """A bot just started with the default pools (in a new event loop, after other bots of this
+    process): its very first ``/game new`` settles, and so does the start, where the bots play first
+    and the first boards are drawn."""
+    env = simcord_env
+    guild = env.create_guild("Fresh")
+    channel = guild.create_text_channel("fresh")
+    alice = guild.add_member(env.create_user("alice"))
+    dog = Watchdog(env, STEP_LIMIT, STEP_LIMIT, tmp_path / "stall.txt")
+    with dog.running():
+        try:
+            dog.beat("/game new")
+            lobby = (await alice.slash(channel, "game new", game="Argo", options="bots=3 tm_wait=0")).response
+            assert lobby is not None and "4 seated" in lobby.content
+            dog.beat("Start")
+            await alice.click(lobby, label="Start")
+        except TimeoutError as exc:
+            raise AssertionError(f"{exc}\n{full_dump(asyncio.get_running_loop(), env, str(exc))}") from exc
+    table = await simcord_bot.host.current(channel.id)
+    assert table.record.status == PLAYING and table.game.prompt().player == str(alice.id)
