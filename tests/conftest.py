@@ -15,10 +15,16 @@ from bot.app import create_bot
 from bot.config import Settings
 from bot.engine.registry import discover
 from cogs.boards import BOARDS
-from tests import pg
+from tests import pg, stalls
 from tests.pebbles import Pebbles
 
 GAMES = [*discover(), Pebbles]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """After a stall (tests/stalls.py), make sure the run ends even if a thread of the stalled bot
+    never does."""
+    stalls.exit_if_stuck(int(exitstatus))
 
 # The same examples on every run, so that CI passes or fails exactly as a local run did.
 # (Engine authors ran many more random games by hand; see the rules tests.)

@@ -27,6 +27,26 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+STALLED: list[str] = []
+"""What stalled in this test process (see :func:`exit_if_stuck`)."""
+
+
+def exit_if_stuck(status: int, after: float = 60.0) -> None:
+    """After a stall (anything in :data:`STALLED`), end this process ``after`` seconds from now
+    with ``status`` (at least 1), printing every thread first. A stalled bot can leave a thread
+    that never ends (a search on a clock that does not move, a blocked read), and Python waits for
+    such threads at exit: without this, the test run would report its failure and then hang."""
+    if not STALLED:
+        return
+
+    def end() -> None:
+        time.sleep(after)
+        sys.__stderr__.write(f"\nthe process did not exit {after:.0f} s after a stall; ending it\n")
+        faulthandler.dump_traceback(file=sys.__stderr__, all_threads=True)
+        os._exit(status or 1)
+
+    threading.Thread(target=end, name="exit-after-stall", daemon=True).start()
+
 
 def _frame_line(frame: FrameType) -> str:
     code = frame.f_code
@@ -149,6 +169,9 @@ def process_dump() -> str:
 
 
 def full_dump(loop: asyncio.AbstractEventLoop, env: Any = None, why: str = "") -> str:
+    """Everything :func:`task_dump`, :func:`thread_dump` and :func:`process_dump` say; records
+    the stall in :data:`STALLED`."""
+    STALLED.append(why)
     return (
         f"=== stall: {why}\n"
         + task_dump(loop, env)
