@@ -1,5 +1,14 @@
-"""What SimCord 3.2.1 does with a short timeout that races work outside the bot's event loop
-(docs/testing-stalls.md): the timeout does not fire while that work is pending. SimCord moves its
+"""Two things SimCord 3.2.1 does with timers that made whole games stop settling
+(docs/testing-stalls.md), pinned here so that a SimCord release that changes them is noticed.
+
+A plain ``asyncio.sleep`` counts as work in progress once less than the settle timeout is left of
+it (SimCord's "a sleep shorter than settle_timeout runs in real time"), also the tail of a long
+periodic sleep: an action then waits for it in real time, and the virtual clock jumps to its end.
+The bot's periodic work therefore uses ``discord.ext.tasks.loop``, which SimCord always counts as
+parked (bot/health.py's status line, the tending loop).
+
+A short timeout that races work outside the bot's event loop does not fire while that work is
+pending. SimCord moves its
 virtual clock, also for a timer's real-time fallback, only once the bot has settled, and a task
 waiting for a socket (a worker process's answer) has not. So ``asyncio.wait(..., timeout=0.2)``
 on a read that takes 1 s returns after 1 s, with the read done, where plain asyncio returns after
@@ -30,8 +39,9 @@ TIMEOUT_S = 0.2
 class Lab(commands.Bot):
     """A bot with one command that races a slow answer from outside against a short timeout."""
 
-    def __init__(self) -> None:
+    def __init__(self, tick: float | None = None) -> None:
         super().__init__(command_prefix="!", intents=discord.Intents.default())
+        self.tick = tick
         self.outcome: tuple[bool, float] | None = None
 
         @app_commands.command(name="race", description="Race an outside answer against a timeout")
@@ -51,13 +61,43 @@ class Lab(commands.Bot):
 
         self.tree.add_command(race)
 
+        @app_commands.command(name="ping", description="Answer at once")
+        async def ping(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("pong")
+
+        self.tree.add_command(ping)
+        self.ticks = 0
+
+    async def tick_every(self, seconds: float) -> None:
+        """Periodic work around a plain sleep (what the bot's status line once was)."""
+        while True:
+            await asyncio.sleep(seconds)
+            self.ticks += 1
+
     async def setup_hook(self) -> None:
         await self.tree.sync()
+        if self.tick is not None:
+            self.loop.create_task(self.tick_every(self.tick))
 
 
 @pytest.fixture
-def simcord_bot() -> Lab:
-    return Lab()
+def simcord_bot(request: pytest.FixtureRequest) -> Lab:
+    return Lab(tick=getattr(request, "param", None))
+
+
+@pytest.mark.simcord(settle_timeout=5)
+@pytest.mark.parametrize("simcord_bot", [2.0], indirect=True)
+async def test_a_plain_sleep_loop_holds_an_action_near_its_end_and_moves_the_virtual_clock(simcord_env):
+    env = simcord_env
+    guild = env.create_guild("Lab")
+    channel = guild.create_text_channel("lab")
+    alice = guild.add_member(env.create_user("alice"))
+    bot = env.bot
+    started = env.now()
+    assert (await alice.slash(channel, "ping")).response.content == "pong"
+    # The action waited for the 2 s sleep (less than the 5 s settle timeout) to end in real
+    # time: the loop ticked and the virtual clock moved, though no time was advanced.
+    assert bot.ticks >= 1 and (env.now() - started).total_seconds() >= 2.0
 
 
 @pytest.mark.simcord(settle_timeout=10)
