@@ -1,18 +1,22 @@
 """Soak: whole games of Argo and Argoat through SimCord with random clicks, two tables at a time,
 with bot seats (so the AI and the scheduler take part), on a bot whose AI runs on a thread and on
-one with the default worker pools (AI in processes, boards in processes). It must finish: a game
-that stops settling fails the test with a dump of every asyncio task and thread (tests/stalls.py).
+one with the default worker pools (the AI in worker processes, the boards in worker processes, at
+nice +10 under the tests: tests/conftest.py). It must finish: a game that stops settling fails the
+test with a dump of every asyncio task and thread (tests/stalls.py, docs/testing-stalls.md).
 
 Ten games of each game in all: five rounds per pool setting, each round one Argo table and one
-Argoat table played side by side in two channels of the same bot (their clicks interleaved), each
-round on a freshly started bot (so a fresh bot's very first ``/game new`` is met ten times).
-Now and then an hour passes: the people's one-hour clocks run out at both tables at once and the
-scheduler has the AI play for them, Time Machine holds and trade offers time out.
+Argoat table played side by side in two channels of the same bot (their clicks interleaved). Each
+round after the first restarts the bot (a new bot object on the same database and event loop),
+so its first ``/game new`` is a fresh bot's. Now and then an hour passes: the people's one-hour
+clocks run out at both tables at once and the scheduler has the AI play for them (or the table
+waits, with ``idle=wait``), Time Machine holds and trade offers time out. Then fresh bots, each
+in a new event loop as each test has, open their first table (``SOAK_FRESH``, default 5).
 
-Long (several minutes): it runs only with ``ARGO_SOAK_TEST=1`` (``.ci/run`` does, after the
-compiled test). ``SOAK_SEED`` changes the games (default: fixed), ``AI_BUDGET`` the bots'
-seconds per decision (default 0.05; ``default``: each level's own),
-``SOAK_ROUNDS`` the rounds per setting (default 5).
+Long (3-6 minutes on two cores): it runs only with ``ARGO_SOAK_TEST=1`` (``.ci/run`` does, after
+the compiled test). ``SOAK_SEED`` changes the games (default: fixed), ``AI_BUDGET`` the bots'
+seconds per decision (default 0.05; ``default``: each level's own), ``SOAK_ROUNDS`` the rounds per
+setting (default 5), ``SOAK_SETTLE`` SimCord's settle timeout (default 120 s), ``SOAK_STEP_LIMIT``
+and ``SOAK_TOTAL_LIMIT`` when the watchdog calls it a stall (300 s without progress, 1500 s in all).
 """
 
 from __future__ import annotations
@@ -34,15 +38,15 @@ from tests.conftest import GAMES
 from tests.driver import Driver, random_policy
 from tests.stalls import Watchdog, full_dump
 
-pytestmark = [
-    pytest.mark.skipif(
-        os.environ.get("ARGO_SOAK_TEST") != "1",
-        reason="the soak test plays 20 whole games through SimCord (several minutes): set "
-        "ARGO_SOAK_TEST=1 to run it (.ci/run does)",
-    ),
-    # Bots think and boards are drawn in real time, on a machine other jobs share.
-    pytest.mark.simcord(settle_timeout=float(os.environ.get("SOAK_SETTLE", "120"))),
-]
+if os.environ.get("ARGO_SOAK_TEST") != "1":
+    pytest.skip(
+        "the soak test plays 20 whole games through SimCord (several minutes): set ARGO_SOAK_TEST=1 "
+        "to run it (.ci/run does)",
+        allow_module_level=True,
+    )
+
+# Bots think and boards are drawn in real time, on a machine other jobs share.
+pytestmark = pytest.mark.simcord(settle_timeout=float(os.environ.get("SOAK_SETTLE", "120")))
 
 SEED = int(os.environ.get("SOAK_SEED", "33"))
 ROUNDS = int(os.environ.get("SOAK_ROUNDS", "5"))
@@ -81,9 +85,9 @@ class Side:
     """The longest step in real seconds, and what it was."""
 
 
-def _options(game: str, rng: random.Random) -> tuple[str, int]:
-    """Random table options for a round (one-hour clocks; the AI never takes a seat over for good)
-    and how many bots sit at it."""
+def _options(game: str, rng: random.Random) -> str:
+    """Random table options for a round (one or two bots, one-hour clocks; the AI never takes a
+    seat over for good)."""
     bots = rng.choice((1, 2))
     level = rng.choice(("easy", "normal", "hard"))
     common = f"bots={bots} level={level} clock=1 away_after=0 idle={rng.choice(('bot', 'bot', 'wait'))}"
@@ -91,7 +95,7 @@ def _options(game: str, rng: random.Random) -> tuple[str, int]:
         extra = f"tm_wait={rng.choice((0, 30, 120))} difficulty={rng.choice(('easy', 'medium', 'hard'))}"
     else:
         extra = f"trade_wait={rng.choice((0, 30, 60))} difficulty={rng.choice(('adventurer', 'journeyman'))}"
-    return f"{common} {extra}", bots
+    return f"{common} {extra}"
 
 
 async def _open(env: Any, side: Side, options: str) -> None:
@@ -156,7 +160,7 @@ async def _round(
     env: Any, bot: Any, sides: list[Side], rng: random.Random, dog: Watchdog, label: str
 ) -> None:
     for side in sides:
-        options, _bots = _options(side.game, rng)
+        options = _options(side.game, rng)
         dog.beat(f"{label}: opening {side.game} ({options})")
         await _open(env, side, options)
         print(f"{label}: {side.game} in #{side.channel.name}: {options}", flush=True)
