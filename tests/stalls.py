@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import faulthandler
 import linecache
-import math
 import os
 import sys
 import threading
@@ -114,7 +113,9 @@ def task_dump(loop: asyncio.AbstractEventLoop, env: Any = None) -> str:
                 with contextlib.suppress(Exception):
                     from simcord import _settlement
 
-                    reason = _settlement._park_reason(state, task, math.inf)
+                    # the deadline of a settle that would start now
+                    deadline = _real_now() + float(getattr(env, "settle_timeout", 0.0))
+                    reason = _settlement._park_reason(state, task, deadline)
                     head += f" parked: {reason}" if reason else " NOT PARKED (settle waits for it)"
         out.append(head)
         out.append(f"  waiter: {_short(getattr(task, '_fut_waiter', None))}")
