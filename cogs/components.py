@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine.core import Prompt
+from bot.engine.core import Prompt, whole_number
 from bot.store import TableRecord
 from cogs.labels import BUTTON_LABEL, OPTION_DESCRIPTION, OPTION_LABEL, Words, fit, raw_words
 from cogs.picker import DONE, StalePath, Step, decode_path, encode_path
@@ -41,8 +41,7 @@ MALFORMED: tuple[int, ...] = (999_999,)
 def table_number(text: str) -> int:
     """A table id or version read from a custom id; one no table can have (a crafted id with too
     many digits for the database) reads as 0, which matches no table."""
-    number = int(text)
-    return number if number < 2**63 else 0
+    return whole_number(text, 0) or 0
 
 
 def _path(text: str) -> tuple[int, ...]:
@@ -244,7 +243,9 @@ class PickSelect(
 
     async def pressed(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else ""
-        index = int(value) if value.isdigit() else MALFORMED[0]
+        index = whole_number(value, 0)
+        if index is None:
+            index = MALFORMED[0]
         await _ui(interaction).play.picked(
             interaction,
             scope=self.scope,
