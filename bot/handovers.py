@@ -69,7 +69,7 @@ class HandOvers(HostCore):
             meta["timed_out"] = [s for s in meta.get("timed_out", []) if s != seat]
             meta["stand_in"] = [s for s in meta.get("stand_in", []) if s != seat]
             action = {"type": "replace", "seat": seat, "from": old, "to": holder}
-            meta["recent"] = _recent(meta, HOST, action, self._clock())
+            meta["recent"] = _recent(meta, HOST, action, self._clock(), record.version + 1)
             new = record.evolve(meta=meta)
             new_name = seats.name_of(new, seat)
             text = f"{names[seat]}'s seat is now played by {new_name}."

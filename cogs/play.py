@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine.core import Action, format_text, shorten
-from bot.tables import ChangedSince, OutOfDate, Table, TableError
+from bot.tables import ChangedSince, OutOfDate, Table, TableError, Typed
 from cogs import components as comp
 from cogs import labels
 from cogs.picker import StalePath, Step, choice_tree, split_choices
@@ -191,7 +191,8 @@ class Play:
                 action,
                 table_id=table.record.id,
                 version=version,
-                seen_at=None if component else interaction.created_at,
+                typed=None if component else Typed(interaction.id, table.record.version),
+                interaction_id=interaction.id,
             )
         except ChangedSince as exc:
             current = await self.host.current(table.record.channel_id)
