@@ -27,7 +27,7 @@ from bot.store import FINISHED, PLAYING, StoreError, TableRecord
 from cogs.boards import BOARDS, DRAWING
 from cogs.components import BotItem, table_number
 from cogs.replay_job import Drawer, DrawnReplay, ReplayJob
-from cogs.replies import reply, trim
+from cogs.replies import acknowledge, choices_or_nothing, reply, trim, update_message
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -427,7 +427,7 @@ class ArchiveCog(commands.Cog):
         record = await self._replayable(interaction, table_id)
         if record is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction, ephemeral=True, thinking=True)
         payload = await self._step_payload(record, record.version, 0)
         payload["files"] = payload.pop("attachments")
         await interaction.followup.send(**payload, ephemeral=True)
@@ -437,7 +437,7 @@ class ArchiveCog(commands.Cog):
         record = await self._replayable(interaction, table_id)
         if record is None:
             return
-        await interaction.response.defer()
+        await acknowledge(interaction)
         payload = await self._step_payload(record, min(upto, record.version), step)
         await interaction.edit_original_response(**payload)
 
@@ -561,7 +561,7 @@ class ArchiveCog(commands.Cog):
             view.add_item(HistoryButton(member, page + 1, "next"))
         payload: dict[str, Any] = {"content": trim(text), "view": view}
         if edit:
-            await interaction.response.edit_message(**payload)
+            await update_message(interaction, **payload)
         else:
             await reply(interaction, payload["content"], view=view)
 
@@ -675,6 +675,7 @@ def leaderboard_text(game: str, ladder: Ladder, user: str) -> str:
 # -- commands (added to the /game group) -------------------------------------------------------
 
 
+@choices_or_nothing
 async def finished_table_names(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:

@@ -12,7 +12,7 @@ from bot.engine.core import Prompt, whole_number
 from bot.store import TableRecord
 from cogs.labels import BUTTON_LABEL, OPTION_DESCRIPTION, OPTION_LABEL, Words, fit, raw_words
 from cogs.picker import DONE, StalePath, Step, decode_path, encode_path
-from cogs.replies import answer_failure
+from cogs.replies import answer_failure, begin
 
 if TYPE_CHECKING:
     from cogs.ui import TableUI
@@ -80,6 +80,7 @@ class BotItem:
         """Handle a click or selection (each component says how)."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        begin(interaction)  # answered in time whatever the store does (bot.answering)
         async with interaction.client.working():  # type: ignore[attr-defined]
             try:
                 await self.pressed(interaction)

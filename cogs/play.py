@@ -13,7 +13,7 @@ from bot.tables import ChangedSince, OutOfDate, Table, TableError, Typed
 from cogs import components as comp
 from cogs import labels
 from cogs.picker import StalePath, Step, choice_tree, split_choices
-from cogs.replies import APPLIED, reply
+from cogs.replies import APPLIED, acknowledge, reply
 from cogs.turns import root_step
 
 if TYPE_CHECKING:
@@ -181,9 +181,9 @@ class Play:
         """
         component = interaction.type is discord.InteractionType.component
         if component:
-            await interaction.response.defer()
+            await acknowledge(interaction)
         else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await acknowledge(interaction, ephemeral=True, thinking=True)
         try:
             outcome = await self.host.act(
                 table.record.channel_id,

@@ -8,7 +8,7 @@ import discord
 
 from bot import privacy
 from bot.store import LOBBY
-from cogs.replies import reply, trim
+from cogs.replies import acknowledge, reply, trim
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -29,7 +29,7 @@ async def forget_me(bot: TableBot, interaction: discord.Interaction, confirm: bo
     if not confirm:
         await reply(interaction, EXPLAINED)
         return
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await acknowledge(interaction, ephemeral=True, thinking=True)
     done = await privacy.forget(bot.host, str(interaction.user.id))
     for outcome in done.handed:
         await bot.ui.turns.show_outcome(outcome)

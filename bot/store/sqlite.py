@@ -18,8 +18,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot import answering
 from bot.store import forgetting, writes
-from bot.store.reads import TableReads
+from bot.store.reads import TableReads, reads_only
 from bot.store.records import DEFAULT_TIMEOUT, LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
 from bot.store.writes import TableWrites
 
@@ -322,15 +323,23 @@ class SqliteStore(TableReads, TableWrites):
         level: int = logging.WARNING,
     ) -> T:
         """Run ``fn`` on the database thread; a database failure is logged and becomes a
-        one-line StoreError saying what could not be done."""
+        one-line StoreError saying what could not be done. ``level`` ERROR marks a change (see
+        ``bot.answering``: for an interaction waiting for its answer, a read is given up in time,
+        a change is not)."""
         if self._closed:
             raise StoreError("the database is closed")
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._thread, fn, self._conn)
+            if level >= logging.ERROR:
+                return await answering.change(self._roundtrip(fn))
+            return await answering.read(self._roundtrip(fn))
         except sqlite3.Error as exc:
             error = StoreError(f"{doing}: {' '.join(str(exc).split()) or type(exc).__name__}")
             log.log(level, "%s", error)
             raise error from exc
+
+    async def _roundtrip(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """One call on the database thread (what waits when the database is slow)."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, self._conn)
 
     async def _write(self, body: Callable[[sqlite3.Connection], T], what: str) -> T:
         """Run ``body`` as one transaction; a database failure becomes a one-line StoreError."""
@@ -345,7 +354,8 @@ class SqliteStore(TableReads, TableWrites):
 
     async def sql(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Run one SQL statement outside the store's API and return its rows (tests, tools)."""
-        return await self._run(lambda conn: conn.execute(query, params).fetchall())
+        level = logging.WARNING if reads_only(query) else logging.ERROR
+        return await self._run(lambda conn: conn.execute(query, params).fetchall(), level=level)
 
     async def schema_version(self) -> int:
         """The applied migration count (``PRAGMA user_version``)."""
