@@ -34,8 +34,9 @@ log = logging.getLogger(__name__)
 STATUS_SECONDS = 600.0
 """How often the status line is logged."""
 
-DATABASE_TIMEOUT = 5.0
-"""Seconds the database may take to answer a health check."""
+DATABASE_TIMEOUT = 3.0
+"""Seconds the database may take to answer a health check: the answer (a 503 then) must reach a
+prober that gives up after 4 s (the Docker image's HEALTHCHECK) or 5 s (compose, Fly.io)."""
 
 TICKS_MISSED = 3
 """Tending intervals without a tick before the bot counts as unhealthy."""
