@@ -19,7 +19,7 @@ import contextvars
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
@@ -625,23 +625,37 @@ class PostgresStore(TableReads, TableWrites):
         return record.evolve(version=record.version + 1, rev=record.rev + 1, updated_at=now)
 
     async def forget_person(self, user_id: str, pseudonym: str) -> int:
-        """Delete the person's settings and replace ``user_id`` by ``pseudonym`` in every finished
-        or abandoned table, its log and its seats' boards (``/game forget-me``), in one
-        transaction; how many tables were changed."""
+        """Delete the person's settings and rewrite every finished or abandoned table, its log and
+        its seats' boards, the archive's results and ladders so that they no longer name
+        ``user_id`` (``/game forget-me``, see ``bot.store.forgetting``), in one transaction; how
+        many tables were changed."""
+        return await self._forget(forgetting.forgetting(user_id, pseudonym), "the forgetting of a person")
 
-        async def body(conn: asyncpg.Connection) -> int:
-            await conn.execute(_dollars(forgetting.FORGET_PREFERENCES), user_id)
-            rows = await conn.fetch(_dollars(forgetting.FIND), *forgetting.find_params(user_id))
-            ids = [row[0] for row in rows]
-            if ids:
-                # Lifted for this transaction only (ALTER TABLE is transactional and locks the log).
-                await conn.execute("ALTER TABLE events DISABLE TRIGGER events_append_only_change")
-                for query, params in forgetting.statements(user_id, pseudonym, ids):
-                    await conn.execute(_dollars(query), *params)
-                await conn.execute("ALTER TABLE events ENABLE TRIGGER events_append_only_change")
-            return len(ids)
+    async def forget_in_tables(
+        self, user_id: str, pseudonym: str, table_ids: Sequence[int], hosts: dict[int, str] | None = None
+    ) -> None:
+        """Rewrite the tables ``table_ids`` (open ones: the caller holds their locks) so that they
+        no longer name ``user_id``, in one transaction (``hosts``: a new host where they hosted)."""
+        await self._forget(
+            forgetting.steps(user_id, pseudonym, table_ids, hosts), "the forgetting of a person"
+        )
 
-        return await self._write(body, "the forgetting of a person")
+    async def _forget(self, steps: Generator[forgetting.Step, list[tuple[Any, ...]], T], what: str) -> T:
+        async def body(conn: asyncpg.Connection) -> T:
+            # Lifted for this transaction only (ALTER TABLE is transactional and locks the log).
+            await conn.execute("ALTER TABLE events DISABLE TRIGGER events_append_only_change")
+            try:
+                step = next(steps)
+                while True:
+                    query, params = step
+                    rows = await conn.fetch(_dollars(query), *params)
+                    step = steps.send([tuple(r) for r in rows])
+            except StopIteration as stop:
+                result: T = stop.value
+            await conn.execute("ALTER TABLE events ENABLE TRIGGER events_append_only_change")
+            return result
+
+        return await self._write(body, what)
 
     # -- reading ------------------------------------------------------------------------------
 

@@ -12,7 +12,7 @@ import contextlib
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Generator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
@@ -458,24 +458,38 @@ class SqliteStore(TableReads, TableWrites):
         return record.evolve(version=record.version + 1, rev=record.rev + 1, updated_at=now)
 
     async def forget_person(self, user_id: str, pseudonym: str) -> int:
-        """Delete the person's settings and replace ``user_id`` by ``pseudonym`` in every finished
-        or abandoned table, its log and its seats' boards (``/game forget-me``), in one
-        transaction; how many tables were changed."""
+        """Delete the person's settings and rewrite every finished or abandoned table, its log and
+        its seats' boards, the archive's results and ladders so that they no longer name
+        ``user_id`` (``/game forget-me``, see ``bot.store.forgetting``), in one transaction; how
+        many tables were changed."""
+        return await self._forget(forgetting.forgetting(user_id, pseudonym), "the forgetting of a person")
 
-        def body(conn: sqlite3.Connection) -> int:
-            conn.execute(forgetting.FORGET_PREFERENCES, (user_id,))
-            ids = [row[0] for row in conn.execute(forgetting.FIND, forgetting.find_params(user_id))]
-            if ids:
-                conn.execute("DROP TRIGGER events_append_only_update")  # for this transaction only
-                for query, params in forgetting.statements(user_id, pseudonym, ids):
-                    conn.execute(query, params)
-                conn.execute(
-                    "CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events "
-                    "BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END"
-                )
-            return len(ids)
+    async def forget_in_tables(
+        self, user_id: str, pseudonym: str, table_ids: Sequence[int], hosts: dict[int, str] | None = None
+    ) -> None:
+        """Rewrite the tables ``table_ids`` (open ones: the caller holds their locks) so that they
+        no longer name ``user_id``, in one transaction (``hosts``: a new host where they hosted)."""
+        await self._forget(
+            forgetting.steps(user_id, pseudonym, table_ids, hosts), "the forgetting of a person"
+        )
 
-        return await self._write(body, "the forgetting of a person")
+    async def _forget(self, steps: Generator[forgetting.Step, list[tuple[Any, ...]], T], what: str) -> T:
+        def body(conn: sqlite3.Connection) -> T:
+            conn.execute("DROP TRIGGER events_append_only_update")  # for this transaction only
+            try:
+                step = next(steps)
+                while True:
+                    query, params = step
+                    step = steps.send(conn.execute(query, params).fetchall())
+            except StopIteration as stop:
+                result: T = stop.value
+            conn.execute(
+                "CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events "
+                "BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END"
+            )
+            return result
+
+        return await self._write(body, what)
 
     # -- reading ------------------------------------------------------------------------------
 
