@@ -6,6 +6,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import time
+import traceback
+import weakref
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
@@ -130,6 +133,33 @@ async def send_public(interaction: discord.Interaction, **kwargs: Any) -> discor
     return await interaction.followup.send(wait=True, **kwargs)
 
 
+TRACEBACK_AGAIN = 3600.0
+"""Seconds after which the same unexpected error is logged with its traceback again (in between,
+in one line: a renderer that keeps failing does not fill the log with the same traceback)."""
+_TRACED: weakref.WeakKeyDictionary[Any, dict[str, float]] = weakref.WeakKeyDictionary()
+"""Per bot: when each kind of unexpected error was last logged with its traceback."""
+
+
+def _one_line(error: BaseException) -> str:
+    return f"{type(error).__name__}: {' '.join(str(error).split())[:200]}"
+
+
+def _first_time(client: Any, error: BaseException) -> bool:
+    """True if ``error`` (its type, message and where it was raised) has not been logged with its
+    traceback by this bot within :data:`TRACEBACK_AGAIN` (and count it as logged now)."""
+    frames = traceback.extract_tb(error.__traceback__)
+    where = f"{frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+    signature = f"{_one_line(error)} at {where}"
+    traced = _TRACED.setdefault(client, {})
+    now = time.monotonic()
+    if now - traced.get(signature, -TRACEBACK_AGAIN) < TRACEBACK_AGAIN:
+        return False
+    if len(traced) > 256:
+        traced.clear()
+    traced[signature] = now
+    return True
+
+
 async def answer_failure(interaction: discord.Interaction, error: BaseException, what: str) -> None:
     """Answer privately for an error the handler ``what`` did not expect, and log it: a store
     that cannot be reached says so; anything else says nothing changed (or that the user's move
@@ -142,7 +172,10 @@ async def answer_failure(interaction: discord.Interaction, error: BaseException,
     elif isinstance(error, TableError):
         text = str(error)
     else:
-        log.error("%s failed", what, exc_info=error)
+        if _first_time(interaction.client, error):
+            log.error("%s failed", what, exc_info=error)
+        else:
+            log.error("%s failed again: %s (its traceback was logged before)", what, _one_line(error))
         text = APPLIED_THEN_WRONG if interaction.extras.get(APPLIED) else SOMETHING_WRONG
     try:
         await reply(interaction, text)
