@@ -99,3 +99,20 @@ async def test_a_failing_renderer_is_logged_once_with_its_traceback_and_takes_no
     assert f"▶ {w.bob.mention}" in w.channel.last_message.content
     await advance(w.env, 2 * HOUR, step=1200)
     assert await pile(w) < 9  # bob's clock ran from when he was told
+
+
+async def test_interactions_failing_the_same_way_again_are_logged_in_one_line(world, monkeypatch, caplog):
+    w = world
+    turn = await start_game(w, options="pile=20")
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the renderer is broken")
+
+    monkeypatch.setattr(render, "board_png", broken)
+    caplog.set_level(logging.INFO, logger="cogs.replies")
+    await w.alice.click(turn, label="take 1")  # saved; its board fails
+    await w.bob.slash(w.channel, "game play", action="take 1")  # the same failure again
+    failed = [r for r in caplog.records if r.name == "cogs.replies" and " failed" in r.getMessage()]
+    assert [r.exc_info is not None for r in failed] == [True, False], [r.getMessage() for r in failed]
+    assert "RuntimeError: the renderer is broken" in failed[1].getMessage()
+    assert await pile(w) == 18  # both moves count
