@@ -5,7 +5,8 @@ the bot promises one. An interaction's handler calls :func:`begin` first (the co
 check and ``BotItem.callback`` do); from then on, until the interaction is acknowledged, the
 store's calls made by that handler's task are bounded by :data:`PATIENCE` from its start:
 
-* a **read** that has not answered by then is given up: it raises :class:`StoreError`, so the
+* a **read** that has not answered by then (or within :data:`READ_AT_LEAST`, if the handler's
+  own work took it past the deadline) is given up: it raises :class:`StoreError`, so the
   person gets the same clear private answer as when the store is down, and nothing changes (the
   call itself is left to end on its own, by the store's own timeout: cancelling a call to a
   frozen server can itself wait on the server);
@@ -34,6 +35,10 @@ T = TypeVar("T")
 PATIENCE = 0.75
 """Seconds from the start of a handler until its interaction is acknowledged, whatever the store
 does (Discord allows 3; the bot promises 1, and the answer itself takes a round trip)."""
+
+READ_AT_LEAST = 0.2
+"""Seconds a read is given even when the handler's own work took it past its deadline (a healthy
+store answers in milliseconds: a read given up is a store that does not answer)."""
 
 LATE = f"the database did not answer within {PATIENCE:g} s"
 """The error of a read given up for an interaction waiting for its answer."""
@@ -97,7 +102,7 @@ async def read(call: Awaitable[T]) -> T:
     if pending is None:
         return await call
     task = asyncio.ensure_future(call)
-    done, _ = await asyncio.wait({task}, timeout=pending.left())
+    done, _ = await asyncio.wait({task}, timeout=max(pending.left(), READ_AT_LEAST))
     if not done:
         task.add_done_callback(_retrieve)
         raise StoreError(LATE)

@@ -13,7 +13,7 @@ from bot.tables import ChangedSince, OutOfDate, Table, TableError, Typed
 from cogs import components as comp
 from cogs import labels
 from cogs.picker import StalePath, Step, choice_tree, split_choices
-from cogs.replies import APPLIED, acknowledge, reply
+from cogs.replies import APPLIED, acknowledge, reply, update_message
 from cogs.turns import root_step
 
 if TYPE_CHECKING:
@@ -80,9 +80,9 @@ class Play:
             assert seat is not None
             if scope == comp.PUBLIC:
                 payload = await turns.payload(table, step=reached, page=page, with_board=False)
-                await interaction.response.edit_message(**payload)
+                await update_message(interaction, **payload)
             else:
-                await interaction.response.edit_message(**self.private_picker(table, seat, reached, page))
+                await update_message(interaction, **self.private_picker(table, seat, reached, page))
             return
         await self.perform(interaction, table, reached, version=version, on_turn_message=scope == comp.PUBLIC)
 
