@@ -116,3 +116,5 @@ async def test_interactions_failing_the_same_way_again_are_logged_in_one_line(wo
     assert [r.exc_info is not None for r in failed] == [True, False], [r.getMessage() for r in failed]
     assert "RuntimeError: the renderer is broken" in failed[1].getMessage()
     assert await pile(w) == 18  # both moves count
+    assert all("the renderer is broken" in str(e) for e in w.env.errors)  # answered above
+    w.env.errors.clear()
