@@ -100,6 +100,7 @@ class TableBot(commands.Bot):
         """Sync the commands at start even if unchanged (``python -m bot sync``)."""
         self.cooldowns = Cooldowns()
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.tree.interaction_check = self.interaction_begins  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
         from cogs import components
@@ -156,6 +157,14 @@ class TableBot(commands.Bot):
         """Close the tables (see :meth:`close_tables`), then disconnect from Discord."""
         await self.close_tables()
         await super().close()
+
+    async def interaction_begins(self, interaction: discord.Interaction) -> bool:
+        """Every command and autocomplete starts here (the tree's check, in the task that handles
+        it): it is answered in time whatever the store does (``bot.answering``)."""
+        from cogs.replies import begin
+
+        begin(interaction)
+        return True
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -65,7 +65,7 @@ def schedule(
     ``record.version``; ``in_person``: ``acted`` was the seat's own player; ``now``: the host's clock)."""
     result = game.result()
     prompt = game.prompt() if result is None else None
-    meta = clocks.track(record.meta, prompt, acted, now)
+    meta = clocks.track(record.meta, prompt, acted, now, record.version if version is None else version)
     if acted is not None and acted in meta.get("timed_out", ()):
         meta["timed_out"] = [s for s in meta["timed_out"] if s != acted]  # the player is back
     meta = effects.lapse(meta, prompt, acted if in_person else None)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import deadlines, effects, seats
+from bot import clocks, deadlines, effects, seats
 from bot.chronicle import Chronicle
 from bot.engine.core import (
     SYSTEM,
@@ -424,12 +424,14 @@ class HostCore:
         if cached is not None and cached.record.id == table.record.id:
             shown = max(cached.record.shown_version, version)
             cached.record = cached.record.evolve(message_id=message_id, shown_version=shown)
+        await self._told(table.record.channel_id, table.record.id)
 
     async def shown(self, table: Table) -> None:
         """Remember that the table's message now shows ``table``'s version (best effort)."""
         record = table.record
         cached = self._cache.get(record.channel_id)
-        known = cached.record if cached is not None and cached.record.id == record.id else record
+        mine = cached is not None and cached.record.id == record.id
+        known = cached.record if cached is not None and mine else record
         if known.shown_version >= record.version:
             return
         try:
@@ -437,8 +439,31 @@ class HostCore:
         except StoreError as exc:
             log.error("table #%s: could not remember what its message shows: %s", record.id, exc)
             return
-        if known is not record:
-            cached.record = known.evolve(shown_version=record.version)  # type: ignore[union-attr]
+        if cached is not None and mine:
+            shown = max(cached.record.shown_version, record.version)
+            cached.record = cached.record.evolve(shown_version=shown)
+        await self._told(record.channel_id, record.id)
+
+    async def _told(self, channel_id: int, table_id: int) -> None:
+        """The table's message now shows a newer version: a clock or hold that waited for it (the
+        message could not be posted, see ``bot.clocks``) starts again from now (best effort; a
+        waiting clock also looks again by itself every hour)."""
+        cached = self._cache.get(channel_id)
+        if cached is None or cached.record.id != table_id or not clocks.waiting(cached.record.meta):
+            return
+        async with self.lock(channel_id):
+            table = await self.load(channel_id)
+            if table is None or table.record.id != table_id or table.game is None:
+                return
+            meta = clocks.told(table.record.meta, table.record.shown_version, self._clock())
+            if meta is None:
+                return
+            try:
+                await self.mark(table, meta)
+            except (TableError, StoreConflict) as exc:
+                log.info("table #%s: its clocks start again at their next look: %s", table_id, exc)
+                return
+            log.info("table #%s: its turn message is posted again: its clocks start again", table_id)
 
     async def stale(self, grace: timedelta) -> list[TableRecord]:
         """Tables (of this process's shards) whose channel message has been older than the

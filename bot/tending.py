@@ -33,6 +33,8 @@ or since the message last showed a bot's turn), the turn message says who is thi
 from the move's save, so that the line is there within 2 s of the click that made it."""
 AWAY = "away"
 """The notice that a person missed ``away_after`` decisions in a row: the AI plays on for them."""
+UNSHOWN = "unshown"
+"""The notice to a table's host that its turn message could not be posted, so its clocks wait."""
 
 
 @dataclass
@@ -42,8 +44,9 @@ class Notice:
 
     table: Table
     kind: str
-    """``half`` or ``late`` (reminders), ``out`` (the clock ran out and the table waits) or
-    ``away`` (the AI plays on for someone who missed their turns)."""
+    """``half`` or ``late`` (reminders), ``out`` (the clock ran out and the table waits),
+    ``away`` (the AI plays on for someone who missed their turns) or ``unshown`` (to the host:
+    the turn message could not be posted, the clocks wait for it)."""
     seat: str
     holder: str
     deadline: datetime | None
@@ -124,7 +127,7 @@ class Tender:
                 return []
             run.waiting_since(table, self.host.now())
             for effect in effects.due(table.record.meta, self.host.now()):
-                if effect["kind"] in (*effects.NOTICES, AWAY):
+                if effect["kind"] in (*effects.NOTICES, AWAY, UNSHOWN):
                     run.results.append(self._notice(table, effect))
             if timeout_version is not None:
                 try:
@@ -168,7 +171,26 @@ class Tender:
             hours = int(settings["clock"])
             meta = record.meta
             timeout_version = None
-            kinds = clocks.due(meta, hours, self.host.now())
+            now = self.host.now()
+            kinds = clocks.due(meta, hours, now)
+            if clocks.RECHECK in kinds:  # a clock waits for the message: is it posted by now?
+                kinds = [k for k in kinds if k != clocks.RECHECK]
+                meta = clocks.told(meta, await self._shown_version(record), now) or clocks.checked(meta, now)
+            unseen = await self._unseen(record, kinds)
+            if unseen:  # nobody was told: these wait until the table's message is posted
+                meta = clocks.wait_for_message(meta, unseen, now)
+                timer = meta["hold" if clocks.HOLD in unseen else "clock"]
+                seat = timer.get("seat", "")
+                key = effects.key_of(UNSHOWN, seat, timer["since"])
+                notice = {"kind": UNSHOWN, "seat": seat, "holder": record.host_id, "since": timer["since"]}
+                meta = effects.add(meta, {**notice, "key": key})
+                kinds = [k for k in kinds if k not in unseen]
+                log.warning(
+                    "table #%s: its turn message is not posted (version %s, shown %s): its clocks wait",
+                    record.id,
+                    record.version,
+                    record.shown_version,
+                )
             for kind in kinds:
                 if kind == clocks.HOLD:
                     timeout_version = record.version
@@ -201,6 +223,20 @@ class Tender:
             if meta is not record.meta or (returning is not None and returning <= self.host.now()):
                 table = await self.host.mark(table, meta)  # rescheduled: whoever's day came is back
             return table, timeout_version
+
+    async def _unseen(self, record: Any, kinds: list[str]) -> list[str]:
+        """The due moments (of ``kinds``) whose clock or hold started at a version the table's
+        message has never shown: the people concerned were not told. The message's version is read
+        from the store before it counts (another process may have posted it)."""
+        if not any(clocks.unseen(record.meta, kind, record.shown_version) for kind in kinds):
+            return []
+        shown = await self._shown_version(record)
+        return [kind for kind in kinds if clocks.unseen(record.meta, kind, shown)]
+
+    async def _shown_version(self, record: Any) -> int:
+        """The version the table's message shows, as stored (another process may have posted it)."""
+        stored = await self.host.store.get_table(record.id)
+        return max(record.shown_version, stored.shown_version if stored is not None else 0)
 
     def _nothing_due(self, table: Table, table_id: int) -> bool:
         """True when ``table`` is the running table ``table_id`` and no clock moment has come and

@@ -22,12 +22,12 @@ from bot.archive import ledger
 from bot.archive.ratings import PROVISIONAL_GAMES, Ladder
 from bot.archive.replay import LogRow, Replay, log_rows, rebuild
 from bot.archive.results import USED, GameResult
-from bot.engine.core import format_text
+from bot.engine.core import format_text, whole_number
 from bot.store import FINISHED, PLAYING, StoreError, TableRecord
 from cogs.boards import BOARDS, DRAWING
 from cogs.components import BotItem, table_number
 from cogs.replay_job import Drawer, DrawnReplay, ReplayJob
-from cogs.replies import reply, trim
+from cogs.replies import acknowledge, choices_or_nothing, reply, trim, update_message
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -157,7 +157,10 @@ class StepButton(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> StepButton:
         return cls(
-            table_number(match["table"]), table_number(match["upto"]), int(match["step"]), match["kind"]
+            table_number(match["table"]),
+            table_number(match["upto"]),
+            table_number(match["step"]),
+            match["kind"],
         )
 
     async def pressed(self, interaction: discord.Interaction) -> None:
@@ -194,7 +197,7 @@ class StepSelect(
 
     async def pressed(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else "0"
-        step = int(value) if value.isdigit() else 0
+        step = whole_number(value, 0) or 0
         await _cog(interaction).show_step(interaction, self.table_id, self.upto, step)
 
 
@@ -219,7 +222,7 @@ class HistoryButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> HistoryButton:
-        return cls(int(match["member"]), int(match["page"]), match["kind"])
+        return cls(table_number(match["member"]), table_number(match["page"]), match["kind"])
 
     async def pressed(self, interaction: discord.Interaction) -> None:
         await _cog(interaction).show_history(interaction, self.member, self.page, edit=True)
@@ -424,7 +427,7 @@ class ArchiveCog(commands.Cog):
         record = await self._replayable(interaction, table_id)
         if record is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction, ephemeral=True, thinking=True)
         payload = await self._step_payload(record, record.version, 0)
         payload["files"] = payload.pop("attachments")
         await interaction.followup.send(**payload, ephemeral=True)
@@ -434,7 +437,7 @@ class ArchiveCog(commands.Cog):
         record = await self._replayable(interaction, table_id)
         if record is None:
             return
-        await interaction.response.defer()
+        await acknowledge(interaction)
         payload = await self._step_payload(record, min(upto, record.version), step)
         await interaction.edit_original_response(**payload)
 
@@ -558,7 +561,7 @@ class ArchiveCog(commands.Cog):
             view.add_item(HistoryButton(member, page + 1, "next"))
         payload: dict[str, Any] = {"content": trim(text), "view": view}
         if edit:
-            await interaction.response.edit_message(**payload)
+            await update_message(interaction, **payload)
         else:
             await reply(interaction, payload["content"], view=view)
 
@@ -672,6 +675,7 @@ def leaderboard_text(game: str, ladder: Ladder, user: str) -> str:
 # -- commands (added to the /game group) -------------------------------------------------------
 
 
+@choices_or_nothing
 async def finished_table_names(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
@@ -695,13 +699,14 @@ async def game_names(interaction: discord.Interaction, current: str) -> list[app
 @app_commands.autocomplete(table=finished_table_names)
 async def replay_command(interaction: discord.Interaction, table: str | None = None) -> None:
     async with interaction.client.working():  # type: ignore[attr-defined]
-        wanted = table.strip().lstrip("#") if table else None
-        if wanted is not None and not wanted.isdigit():
+        wanted = table.strip().lstrip("#") if table and table.strip() else None
+        number = whole_number(wanted, 1) if wanted is not None else None
+        if wanted is not None and number is None:
             await reply(
                 interaction, "Name the table by its number, e.g. `12` (the list shows finished tables)."
             )
             return
-        await _cog(interaction).post_replay(interaction, int(wanted) if wanted else None)
+        await _cog(interaction).post_replay(interaction, number)
 
 
 @app_commands.command(name="stats", description="A player's record at a game on this server")

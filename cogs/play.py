@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.engine.core import Action, format_text, shorten
-from bot.tables import ChangedSince, OutOfDate, Table, TableError
+from bot.tables import ChangedSince, OutOfDate, Table, TableError, Typed
 from cogs import components as comp
 from cogs import labels
 from cogs.picker import StalePath, Step, choice_tree, split_choices
-from cogs.replies import APPLIED, reply
+from cogs.replies import APPLIED, acknowledge, reply, update_message
 from cogs.turns import root_step
 
 if TYPE_CHECKING:
@@ -80,9 +80,9 @@ class Play:
             assert seat is not None
             if scope == comp.PUBLIC:
                 payload = await turns.payload(table, step=reached, page=page, with_board=False)
-                await interaction.response.edit_message(**payload)
+                await update_message(interaction, **payload)
             else:
-                await interaction.response.edit_message(**self.private_picker(table, seat, reached, page))
+                await update_message(interaction, **self.private_picker(table, seat, reached, page))
             return
         await self.perform(interaction, table, reached, version=version, on_turn_message=scope == comp.PUBLIC)
 
@@ -181,9 +181,9 @@ class Play:
         """
         component = interaction.type is discord.InteractionType.component
         if component:
-            await interaction.response.defer()
+            await acknowledge(interaction)
         else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await acknowledge(interaction, ephemeral=True, thinking=True)
         try:
             outcome = await self.host.act(
                 table.record.channel_id,
@@ -191,7 +191,8 @@ class Play:
                 action,
                 table_id=table.record.id,
                 version=version,
-                seen_at=None if component else interaction.created_at,
+                typed=None if component else Typed(interaction.id, table.record.version),
+                interaction_id=interaction.id,
             )
         except ChangedSince as exc:
             current = await self.host.current(table.record.channel_id)

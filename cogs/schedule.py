@@ -16,7 +16,7 @@ import discord
 from bot import quiet_hours
 from bot.store import PLAYING, StoreError, TableRecord
 from bot.tables import NOT_SAVED, STORE_DOWN, Outcome, Table, TableError, TableHost
-from bot.tending import AWAY, Notice, TendingFailed
+from bot.tending import AWAY, UNSHOWN, Notice, TendingFailed
 from cogs.replies import NO_MENTIONS, pinging
 from cogs.turns import jump_link, timestamp
 
@@ -101,6 +101,10 @@ class Scheduler:
         self._busy: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._tables: dict[int, Backoff] = {}
+        self._logged: set[int] = set()
+        """Tables whose failure was logged with its traceback: later ones are summarised in a line
+        until the table's message is up to date again (not only until its next success: a
+        reminder sent between two failures to post a board is no recovery)."""
         self._store = Backoff()
         self._limit = asyncio.Semaphore(TENDING_AT_ONCE)
 
@@ -204,8 +208,17 @@ class Scheduler:
                 log.exception("table #%s: could not handle its failure", table_id)
         else:
             self._tables.pop(table_id, None)
+            if table_id in self._logged and await self._recovered(channel_id, table_id):
+                self._logged.discard(table_id)
         finally:
             self._busy.discard(channel_id)
+
+    async def _recovered(self, channel_id: int, table_id: int) -> bool:
+        """True if the table's message shows the table as it is now (or it is no longer open)."""
+        table = await self.host.current(channel_id, check=False)
+        if table is None or table.record.id != table_id:
+            return True
+        return table.record.shown_version >= table.record.version
 
     async def _failed(self, channel_id: int, table_id: int, exc: Exception) -> None:
         """Log a failure of one table once, and back off (that table only; a channel the bot
@@ -221,7 +234,8 @@ class Scheduler:
         delay = backoff.failed(now, TABLE_BACKOFF)
         if _is_store_outage(exc):  # the loop's own reads worked: a fault of this table's rows
             log.warning("table #%s: the game store failed (%s); trying again in %s", table_id, exc, delay)
-        elif backoff.failures == 1:
+        elif table_id not in self._logged:
+            self._logged.add(table_id)
             log.error("table #%s: tending failed; trying again in %s", table_id, delay, exc_info=exc)
         else:
             log.warning(
@@ -310,6 +324,14 @@ class Scheduler:
                 f"press **I'm back** to play again. {jump_link(table)}"
             )
             await self.bot.ui.private.send_dm(notice.holder, dm)
+            return
+        if notice.kind == UNSHOWN:
+            text = (
+                f"⚠️ I could not post the turn message of your {game} in <#{table.record.channel_id}>, "
+                "so its players have not been told whose turn it is. Its clocks wait (no reminder, no "
+                "time running out) until I can post it; I keep trying."
+            )
+            await self.bot.ui.private.send_dm(notice.holder, text)
             return
         if notice.kind == "out":
             text = (

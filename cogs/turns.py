@@ -17,7 +17,7 @@ from cogs import labels
 from cogs.boards import BOARDS, WORKERS, start_boards
 from cogs.catchup import catch_up_lines, final_lines, turn_lines
 from cogs.picker import Step, choice_tree, split_choices
-from cogs.replies import NO_MENTIONS, pinging, reply, send_public, trim
+from cogs.replies import NO_MENTIONS, acknowledge, pinging, reply, send_public, trim
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -360,7 +360,7 @@ class TurnMessages:
 
     async def repost(self, interaction: discord.Interaction, table: Table) -> None:
         """Post the table again (lobby or turn message) and retire the previous message."""
-        await interaction.response.defer(thinking=True)  # a board may be drawn
+        await acknowledge(interaction, thinking=True)  # a board may be drawn
         if table.record.status == LOBBY:
             await self.strip_components(table)
             message = await send_public(interaction, **self.bot.ui.lobby.payload(table))

@@ -24,6 +24,7 @@ from bot.tables import Outcome, TableHost
 from bot.tending import Tender
 from bot.thinking import Thinker
 from tests.deadline_worker import START, tend_all
+from tests.hostplay import posted
 from tests.pebbles import Pebbles
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,6 +51,7 @@ async def set_up(url: str) -> None:
             )
             await host.join(1000 + n, f"{n}02")
             await host.start(1000 + n, f"{n}01")
+        await posted(host)  # each first turn message was posted
     finally:
         await host.close()
 
@@ -204,6 +206,7 @@ async def test_notices_of_a_game_the_host_plays_to_its_end_are_moot(tmp_path):
             if current is None:
                 break
             record = current.record
+            await posted(host)
             results = await tender.tend(7, record.id)
             notices = [r for r in results if not isinstance(r, Outcome)]
             sent += [n.kind for n in notices]  # sent, then marked done, as the scheduler does

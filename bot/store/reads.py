@@ -22,6 +22,16 @@ it), in a turn before a given one if that is not NULL; 0 if none. Parameters: ta
 turn, turn."""
 
 
+def reads_only(query: str) -> bool:
+    """True if the SQL statement ``query`` only reads (SELECT, WITH … SELECT, PRAGMA): a store
+    call that may be given up without changing anything (see ``bot.answering``)."""
+    words = query.lstrip().split(None, 1)
+    first = words[0].upper() if words else ""
+    if first == "WITH":
+        return not any(w in query.upper() for w in ("INSERT ", "UPDATE ", "DELETE "))
+    return first in ("SELECT", "PRAGMA", "EXPLAIN")
+
+
 class TableReads(ABC):
     """Table look-ups and log summaries over a backend's ``sql`` and ``_records``."""
 
