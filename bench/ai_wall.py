@@ -119,7 +119,7 @@ async def measure_restart(args: argparse.Namespace) -> dict[str, Any]:
     if args.workers is not None:
         settings = Settings(token="bench", database_path=Path(folder) / "games.db", ai_workers=args.workers)
     down = create_bot(settings, games=discover(), seeder=lambda: 5)
-    async with simcord.run(down, check_errors=False, settle_timeout=300) as env:
+    async with simcord.run(down, check_errors=False, settle_timeout=60) as env:
         down.scheduler.kick = lambda table: None  # type: ignore[method-assign]  # the bots wait
         guild = env.create_guild("Bench")
         alice = guild.add_member(env.create_user("alice"))
