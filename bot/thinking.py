@@ -30,7 +30,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, NamedTuple
 
 from bot import metrics, workers
-from bot.ai.search import SearchResult
+from bot.ai.search import WAIT, SearchResult
 from bot.engine.core import Action, Game
 from bot.engine.registry import GameRegistry, discover
 
@@ -43,8 +43,6 @@ MIN_SHARE = 0.1
 worker that long."""
 SPLIT_MAX = 4
 """The most workers one decision is searched on at once."""
-WAIT = "(wait)"
-"""The root's pseudo-move for letting an optional chance go (``bot.ai.search.WAIT``)."""
 NICE = 5
 """How much lower than the bot the AI workers run (``os.nice``): a board a person waits for and
 the bot's own event loop come before a search (against two searches at the bot's priority a
