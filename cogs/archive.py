@@ -566,7 +566,8 @@ class ArchiveCog(commands.Cog):
             await reply(interaction, payload["content"], view=view)
 
     async def open_tables(self, interaction: discord.Interaction) -> None:
-        """/game open: the server's lobbies waiting for players (not those with listed=off)."""
+        """/game open: the server's lobbies waiting for players (not those with listed=off, nor
+        full ones: they wait for their host to start, not for players)."""
         if interaction.guild is None:
             await reply(interaction, NOT_HERE)
             return
@@ -577,6 +578,8 @@ class ArchiveCog(commands.Cog):
                 continue
             game_cls = self.bot.registry.get(record.game)
             most = game_cls.max_players if game_cls is not None else len(record.seats)
+            if len(record.seats) >= most:
+                continue
             options = " ".join(f"{k}={v}" for k, v in record.options.items())
             link = channel_link(record.guild_id or 0, record.channel_id, record.message_id)
             lines.append(

@@ -86,6 +86,17 @@ async def test_game_away_stops_the_clock_under_idle_wait_and_game_back_restarts_
     assert len(reminders) == 1
 
 
+async def test_game_away_without_a_running_game_says_there_is_nothing_to_be_away_from(world):
+    w = world
+    r = await w.alice.slash(w.channel, "game away", days=3)
+    assert r.response.ephemeral
+    assert r.response.content.startswith("You hold no seat at a running game"), r.response.content
+    assert "0 running" not in r.response.content
+    await w.alice.slash(w.channel, "game new", game="Pebbles")  # a lobby is no running game either
+    r = await w.alice.slash(w.channel, "game away", days=3)
+    assert r.response.content.startswith("You hold no seat at a running game"), r.response.content
+
+
 async def test_away_ends_by_itself_on_its_day(world):
     w = world
     await open_pebbles(w, "pile=30 maxtake=1 clock=0 idle=bot")
