@@ -104,9 +104,10 @@ def policy(seat: str, decisions: int, by_ai: int) -> bool:
 
 
 def rated_player(seat: str, holder: str) -> str:
-    """Who a seat's result counts for: the person holding it at the end; the seat's own person
-    if an AI finished the game for them (they left or timed out); a bot by its level
-    (``bot:hard``) for a seat a bot held from the start."""
+    """Whose seat it is in the result: the person holding it at the end; the seat's own person
+    if an AI finished the game for them (they left, timed out or asked to be forgotten); a bot by
+    its level (``bot:hard``) for a seat a bot held from the start. Whether the game is *rated* for
+    that person is :func:`policy`'s answer."""
     if not seats.is_bot(holder):
         return holder
     if not seats.is_bot(seat):
