@@ -218,13 +218,17 @@ class PipeWorkers:
         no work (which is also what lets a test harness tell when the bot is done)."""
         if self._loop is None:
             return
+        taken = 0  # calls that the workers set going here will take (they are still waiting)
         for worker in self._workers:
-            if not self._waiting:
+            if taken >= len(self._waiting):
                 return
             if not worker.busy:
                 worker.busy = True
+                taken += 1
                 self._task(self._run(worker))
-        more = min(len(self._waiting) - self._starting, self.count - len(self._workers) - self._starting)
+        more = min(
+            len(self._waiting) - taken - self._starting, self.count - len(self._workers) - self._starting
+        )
         for _ in range(max(more, 0)):
             self._starting += 1
             self._task(self._grow())

@@ -44,6 +44,7 @@ async def test_a_click_settles_while_the_host_gives_the_idle_class_no_cpu(world,
     w = world
     seeds.value = 3
     lobby = (await w.alice.slash(w.channel, "game new", game="Argo", options="bots=1 tm_wait=0")).response
+    await BOARDS.start(workers=True)  # started when boards need them: here, all of them now
     workers = [*BOARDS.worker_pids(), *BOARDS.backup_pids()]
     assert workers, "a bot whose AI runs in processes draws its boards in worker processes"
     starved = [pid for pid in workers if in_idle_class(pid)]
