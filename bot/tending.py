@@ -45,8 +45,9 @@ class Notice:
     table: Table
     kind: str
     """``half`` or ``late`` (reminders), ``out`` (the clock ran out and the table waits),
-    ``away`` (the AI plays on for someone who missed their turns) or ``unshown`` (to the host:
-    the turn message could not be posted, the clocks wait for it)."""
+    ``away`` (the AI plays on for someone who missed their turns), ``unshown`` (to the host:
+    the turn message could not be posted, the clocks wait for it) or ``everyone_away`` (every
+    person at the table is away: it waits until someone is back)."""
     seat: str
     holder: str
     deadline: datetime | None
@@ -127,7 +128,7 @@ class Tender:
                 return []
             run.waiting_since(table, self.host.now())
             for effect in effects.due(table.record.meta, self.host.now()):
-                if effect["kind"] in (*effects.NOTICES, AWAY, UNSHOWN):
+                if effect["kind"] in (*effects.NOTICES, AWAY, UNSHOWN, absence.EVERYONE_AWAY):
                     run.results.append(self._notice(table, effect))
             if timeout_version is not None:
                 try:

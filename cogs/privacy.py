@@ -18,8 +18,10 @@ EXPLAINED = (
     "• your seats in running games are handed to an AI, which plays them to the end;\n"
     "• you leave every lobby you sit in;\n"
     "• then no table keeps your Discord id or your name: in every game, finished or not, you are "
-    "“a former player” in the table's record, its log and its boards (the games and their scores "
-    "stay, without you), and your settings (quiet hours) are deleted.\n"
+    "“a former player” in the table's record, its log, its boards, history and replays (the games "
+    "and their scores stay, without you; your rating is kept under no name, only so that the "
+    "others' ratings stay as they were, and is never shown), and your settings (quiet hours) are "
+    "deleted.\n"
     "Messages already posted in channels belong to Discord and stay as they are. This cannot be "
     "undone. To go ahead: `/game forget-me confirm:True`."
 )

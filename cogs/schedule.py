@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import quiet_hours
+from bot import absence, quiet_hours
 from bot.store import PLAYING, StoreError, TableRecord
 from bot.tables import NOT_SAVED, STORE_DOWN, Outcome, Table, TableError, TableHost
 from bot.tending import AWAY, UNSHOWN, Notice, TendingFailed
@@ -313,17 +313,28 @@ class Scheduler:
         game = f"**{table.record.game}** table #{table.record.id}"
         channel = self.bot.get_partial_messageable(table.record.channel_id)
         if notice.kind == AWAY:
+            alone = bool(table.record.meta.get(absence.EVERYONE_AWAY))  # nobody left: the table waits
+            seat = "the table waits" if alone else "an AI plays their seat"
             text = (
-                f"💤 {name} missed their turns at the {game}: an AI plays their seat until they are "
+                f"💤 {name} missed their turns at the {game}: {seat} until they are "
                 "back (any move of theirs, or **I'm back** on the turn message)."
             )
             await channel.send(text, allowed_mentions=NO_MENTIONS)
+            yours = "everyone is away, so the table waits" if alone else "an AI plays your seat"
             dm = (
-                f"💤 You missed your last turns at the {self.bot.ui.private.where(table)}: an AI plays "
-                f"your seat until you are back, and nobody pings you meanwhile. Make a move there or "
+                f"💤 You missed your last turns at the {self.bot.ui.private.where(table)}: {yours} "
+                f"until you are back, and nobody pings you meanwhile. Make a move there or "
                 f"press **I'm back** to play again. {jump_link(table)}"
             )
             await self.bot.ui.private.send_dm(notice.holder, dm)
+            return
+        if notice.kind == absence.EVERYONE_AWAY:
+            text = (
+                f"💤 Everyone at the {game} is away, so the table waits: no clock runs and no AI plays "
+                "anyone's seat until someone is back (a move, **I'm back** on the turn message, or "
+                "/game back). The host can end it with /game abandon."
+            )
+            await channel.send(text, allowed_mentions=NO_MENTIONS)
             return
         if notice.kind == UNSHOWN:
             text = (

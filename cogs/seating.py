@@ -215,7 +215,12 @@ class SeatsUI:
         except TableError as exc:
             await reply(interaction, str(exc))
             return
-        if until is not None:
+        if until is not None and not tables:
+            text = (
+                "You hold no seat at a running game, so there is nothing to be away from. "
+                "(Lobbies wait for their start; /game turns lists where you are awaited.)"
+            )
+        elif until is not None:
             text = (
                 f"💤 You are away until {timestamp(until, 'F')} at {len(tables)} running "
                 f"{'table' if len(tables) == 1 else 'tables'}: nobody pings you meanwhile; where "

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import clocks, metrics, seats
+from bot import absence, clocks, metrics, seats
 from bot.engine.core import Game, Prompt, format_text, player_ref
 from bot.store import FINISHED, LOBBY
 from bot.tables import Outcome, Table
@@ -74,6 +74,13 @@ def jump_link(table: Table) -> str:
     return f"https://discord.com/channels/{guild}/{record.channel_id}/{record.message_id}"
 
 
+EVERYONE_AWAY_LINE = (
+    "💤 Everyone at this table is away, so it waits: no clock runs and no AI plays anyone's seat "
+    "until someone is back (a move, or **I'm back**). The host can end it with /game abandon."
+)
+"""The turn message's line while every person at the table is away (see ``bot.absence``)."""
+
+
 class TurnMessages:
     """Builds, posts and updates the message that shows a running table."""
 
@@ -125,8 +132,11 @@ class TurnMessages:
         ]
 
     def _away_lines(self, table: Table) -> list[str]:
-        """Who is away, and what happens to their seat meanwhile."""
+        """Who is away, and what happens to their seat meanwhile (when everyone is, one line: the
+        table waits)."""
         names = table.names()
+        if table.record.meta.get(absence.EVERYONE_AWAY):
+            return [EVERYONE_AWAY_LINE]
         wait = seats.settings(table.record)["idle"] == "wait"
         does = "their clock stands still" if wait else "an AI plays for them"
         return [
@@ -140,7 +150,12 @@ class TurnMessages:
             return "⏸ The table is paused: no clock runs."
         parts = []
         end = clocks.clock_end(record.meta, int(seats.settings(record)["clock"]))
-        if end is not None and prompt.player is not None and not seats.is_bot(table.holder_of(prompt.player)):
+        if (
+            end is not None
+            and prompt.player is not None
+            and not seats.is_bot(table.holder_of(prompt.player))
+            and not absence.is_away(record.meta, prompt.player)  # their clock stands still
+        ):
             parts.append(f"⏰ Time to decide runs out {timestamp(end)}.")
         hold = record.meta.get("hold")
         if hold is not None:
