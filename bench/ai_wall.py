@@ -23,7 +23,7 @@ turn budget (this tree) or decision budget (a baseline before issue 33).
 
 Variants: ``baseline``, the ``bot/`` package of commit ``C`` (default 4bee06f: before issue 25,
 one FIFO worker spawned at the first bot move, CPU-time budgets), extracted with ``git archive``;
-``this tree`` with its default pool (``min(4, cores)`` workers, started and warmed at start-up,
+``this tree`` with its default pool (``min(4, cores)`` workers, forked warm as decisions need them,
 tables served round-robin, wall-clock budgets counted from the moment a table asks); and, with
 ``--workers N``, this tree with ``AI_WORKERS=N``. The variants take turns going first between
 repeats. Printed per variant: the start-up time, the first decision against the median of the
@@ -119,7 +119,7 @@ async def measure_restart(args: argparse.Namespace) -> dict[str, Any]:
     if args.workers is not None:
         settings = Settings(token="bench", database_path=Path(folder) / "games.db", ai_workers=args.workers)
     down = create_bot(settings, games=discover(), seeder=lambda: 5)
-    async with simcord.run(down, check_errors=False, settle_timeout=300) as env:
+    async with simcord.run(down, check_errors=False, settle_timeout=60) as env:
         down.scheduler.kick = lambda table: None  # type: ignore[method-assign]  # the bots wait
         guild = env.create_guild("Bench")
         alice = guild.add_member(env.create_user("alice"))
@@ -149,7 +149,7 @@ async def measure_restart(args: argparse.Namespace) -> dict[str, Any]:
 
         up.thinker.choose = choose  # type: ignore[method-assign]
         up.scheduler.run_due = held  # type: ignore[method-assign]
-        await env.restart_bot(up)  # started and ready: the AI workers are up and warm
+        await env.restart_bot(up)  # started and settled: the worker server is warm
         ready = time.perf_counter()
         await real_run_due()  # the scheduler's first round after the start, as its loop runs it
         await env.settle(timeout=300)

@@ -2,7 +2,8 @@
 memory of tables in play.
 
 Run ``python bench/host_load.py [--game Argo] [--rate 75] [--seconds 8] [--rounds 2]
-[--tables 100] [--memory 100] [--moves 30] [--modes thread,executor,nice,process] [--busy K]``.
+[--tables 100] [--memory 100] [--moves 30] [--modes thread,executor,nice,process] [--busy K]
+[--ai K]``.
 
 1. **Memory of tables in play.** ``--memory`` tables (2 players) are opened and started, then each
    plays ``--moves`` random legal actions through ``TableHost.act`` on a real SQLite file; the
@@ -25,12 +26,21 @@ Run ``python bench/host_load.py [--game Argo] [--rate 75] [--seconds 8] [--round
      board over in the bot's process (the bot before the pipe workers);
    * ``nice``: two worker processes at ``nice`` +10 fed by the event loop over their sockets
      (``cogs/pipe_workers.py``);
-   * ``process``: the bot now (``cogs/boards.py``): as ``nice``, but the two workers in Linux's
-     idle scheduling class, with a backup worker at ``nice`` +10 for late boards.
+   * ``backup10``: the bot before issue 33: as ``nice``, but the two workers in Linux's idle
+     scheduling class, with a backup worker at ``nice`` +10 for boards late by ``LATE_S``;
+   * ``late``: as ``backup10``, the backup at the bot's priority (one half of issue 33's change);
+   * ``hurry``: as ``late``, and while the bot's AI searches (``--ai``) every board goes to the
+     backup at once as well;
+   * ``process``: the bot now (``cogs/boards.py``, ``bot/thinking.py``): as ``hurry``, and the AI's
+     workers run at ``nice`` +5 (``thinking.NICE``; in every other mode at the bot's priority).
 
    ``--modes`` picks some of them (``idle`` is always measured: the ratios are to it).
-   ``--busy K`` keeps K processes spinning at the bot's priority through every mode (as the AI's
-   searches or another job on the host would): what matters then is how late the boards are.
+   ``--busy K`` keeps K processes spinning at the bot's priority through every mode (as another
+   job on the host would): what matters then is how late the boards are. ``--ai K`` keeps K
+   ``hard`` AI decisions searching through every mode, through the bot's own ``Thinker`` (K
+   worker processes forked from the same worker server as the board workers; a mode's
+   measurement starts once the searches of the previous mode's thinker have ended): the AI load
+   the bot itself makes, which ``hurry`` and ``process`` know of and ``--busy`` does not tell.
 
    Printed per mode: boards finished per second (the load is below saturation when this matches
    the offered rate and nothing is left waiting), the probe's act p50/p95 and its p95 over the
@@ -46,6 +56,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import inspect
 import multiprocessing
 import os
 import random
@@ -67,6 +78,7 @@ import render
 from bot.engine.registry import GameRegistry, discover
 from bot.store import Store
 from bot.tables import TableError, TableHost
+from bot.thinking import Thinker
 from cogs.boards import BoardPool, _start_worker
 
 PROBE_EVERY = 0.05
@@ -219,7 +231,7 @@ class ExecutorBoards(BoardPool):
         )  # fmt: skip
         self.count = workers
 
-    async def start(self) -> None:
+    async def start(self, *, workers: bool = False) -> None:
         loop = asyncio.get_running_loop()
         await asyncio.gather(
             *(loop.run_in_executor(self.executor, time.sleep, 0.2) for _ in range(self.count))
@@ -235,6 +247,77 @@ class ExecutorBoards(BoardPool):
 
     def close(self) -> None:
         self.executor.shutdown(wait=False, cancel_futures=True)
+
+
+def ai_position(game_cls: Any, seed: int) -> Any:
+    """A two-player game some random decisions in, waiting for a decider with a choice."""
+    game = game_cls.new(("a", "b"), seed, {})
+    rng = random.Random(seed)
+    for _ in range(10 + seed % 7):
+        prompt = game.prompt()
+        if prompt is None or prompt.player is None:
+            break
+        options = [a for a in game.legal_actions(prompt.player) if a["type"] not in ("undo", "cancel")]
+        if not options:
+            break
+        game.apply(prompt.player, rng.choice(options))
+    prompt = game.prompt()
+    if prompt is None or prompt.player is None or len(game.legal_actions(prompt.player)) < 2:
+        return ai_position(game_cls, seed + 100)
+    return game
+
+
+class AI:
+    """``searches`` hard decisions kept searching until stopped, through the thinker of the mode
+    being measured: the bot's (its workers at ``thinking.NICE`` below the bot) for ``process``,
+    one whose workers run at the bot's priority (as before issue 33) for the other modes."""
+
+    def __init__(self, searches: int) -> None:
+        self.searches = searches
+        self.now = Thinker(searches)
+        self.before = Thinker(searches)
+        self.before.nice = 0
+        self.mode = "idle"
+        self.made = 0
+        self.stop = asyncio.Event()
+        self.running: dict[int, Thinker] = {}
+        self.task: asyncio.Future[Any] | None = None
+
+    def thinker(self) -> Thinker:
+        return self.now if self.mode == "process" else self.before
+
+    def start(self) -> None:
+        from bot.engine.argo import ArgoGame
+        from bot.engine.argoat import ArgoatGame
+
+        games = [ai_position(cls, seed) for seed, cls in enumerate((ArgoGame, ArgoatGame) * 2)]
+        by_table = "table" in inspect.signature(Thinker.choose).parameters
+
+        async def one(index: int) -> None:
+            rng = random.Random(index)
+            while not self.stop.is_set():
+                game = games[(index + self.made) % len(games)]
+                where = {"table": index} if by_table else {}
+                thinker = self.running[index] = self.thinker()
+                await thinker.choose(game, game.prompt().player, "hard", rng.randrange(1 << 30), **where)
+                del self.running[index]
+                self.made += 1
+
+        self.task = asyncio.gather(*(one(index) for index in range(self.searches)))
+
+    async def switch(self, mode: str) -> None:
+        """Search for ``mode`` from now on; returns once no search of another thinker runs."""
+        self.mode = mode
+        while any(thinker is not self.thinker() for thinker in self.running.values()):
+            await asyncio.sleep(0.05)
+
+    async def close(self) -> int:
+        self.stop.set()
+        if self.task is not None:
+            await self.task
+        self.now.close()
+        self.before.close()
+        return self.made
 
 
 def recorded_boards(game: str, seed: int = 7) -> list[Job]:
@@ -326,27 +409,40 @@ async def latency(registry: GameRegistry, game: str, args: argparse.Namespace, f
     tables = Tables(host, game, 2_000_000)
     await tables.open(args.tables if args.act else 0)
     jobs = recorded_boards(game)
-    makers = {
+    ai = AI(args.ai)
+
+    def process() -> BoardPool:
+        pool = BoardPool(2)
+        pool.hurry = lambda: ai.now.workers_busy + ai.before.workers_busy > 0  # as the bot does (bot/app.py)
+        return pool
+
+    makers: dict[str, Any] = {
         "thread": lambda: BoardPool(0),
         "executor": lambda: ExecutorBoards(2),
         "nice": lambda: BoardPool(2, priority="nice"),
-        "process": lambda: BoardPool(2),
+        "backup10": lambda: BoardPool(2, backup="nice"),
+        "late": lambda: BoardPool(2),
+        "hurry": process,
+        "process": process,
     }
     order = ["idle", *(m for m in args.modes.split(",") if m in makers)]
     pools = {mode: makers[mode]() for mode in order[1:]}
     for pool in pools.values():
-        await pool.start()  # started and warmed, as the bot does at start-up
+        await pool.start(workers=True)  # every worker started (the bot starts them as boards need them)
     spin = "while True: pass"
     busy = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(args.busy)]
+    ai.start()
     results: dict[str, list[Sample]] = {mode: [] for mode in order}
     try:
         for rnd in range(args.rounds):
             for mode in order if rnd % 2 == 0 else order[::-1]:
+                await ai.switch(mode)
                 results[mode].append(await run(probe_tables, tables, jobs, pools.get(mode), args))
     finally:
-        for process in busy:
-            process.kill()
-            process.wait()
+        for process_ in busy:
+            process_.kill()
+            process_.wait()
+        decisions = await ai.close()
     for pool in pools.values():
         pool.close()
     await host.close()
@@ -361,6 +457,7 @@ async def latency(registry: GameRegistry, game: str, args: argparse.Namespace, f
         f"latency: {game}, {args.rate:.0f} {load}; a probe table acts every {PROBE_EVERY * 1000:.0f} ms; "
         f"{args.rounds} rounds of {args.seconds:.0f} s per mode, alternated; "
         f"{args.busy} processes kept busy at the bot's priority; "
+        f"{args.ai} hard AI decisions kept searching ({decisions} made); "
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
     print(
@@ -402,9 +499,10 @@ async def main() -> None:
     parser.add_argument(
         "--modes",
         default="thread,executor,nice,process",
-        help="besides idle: thread,executor,nice,process",
+        help="besides idle: thread,executor,nice,backup10,late,hurry,process",
     )
     parser.add_argument("--busy", type=int, default=0, help="processes kept spinning at the bot's priority")
+    parser.add_argument("--ai", type=int, default=0, help="hard AI decisions kept searching (the bot's AI)")
     parser.add_argument("--tables", type=int, default=100, help="background tables (with --act)")
     parser.add_argument("--memory", type=int, default=100, help="tables for the memory figure (0: skip)")
     parser.add_argument(

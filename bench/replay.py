@@ -5,7 +5,7 @@ repository root.
 
 A seeded random game is played to its end through the real table host on a SQLite file (so
 the replay reads a real event log), then its replay is drawn the way the bot draws it: in a
-worker process (``cogs.replay_job.Drawer``, spawned and warmed first), from the log rows.
+worker process (``cogs.replay_job.Drawer``, started and warmed first), from the log rows.
 Printed: turns, frames, size, form chosen; the worker's wall time per replay (median of
 ``--runs``), and the CPU time of the same job in this process next to its baseline, the board
 pictures alone (``render.board_png`` of every turn, what any replay must draw at least).

@@ -2,7 +2,7 @@
 this tree's store against today's (a baseline commit's ``bot/``), side by side in one run.
 
 Run ``python bench/store_load.py [--game Argo|Argoat] [--tables 12] [--actions 10] [--rounds 3]
-[--renders 1.0] [--baseline 4bee06f] [--quick]``.
+[--renders 1.0] [--baseline 4bee06f] [--clicks 30] [--clicks-baseline a608666] [--quick]``.
 
 Three deployments, each run with this tree's ``bot/`` and with the baseline's (``git archive`` of
 ``--baseline``; ``none`` to skip it), in alternating order per round:
@@ -28,6 +28,11 @@ action, and the statements the server ran per action (from its own log: ``log_st
 for the bench's database; each simple query or execute is one). A throw-away PostgreSQL server
 is started as the tests start theirs (tests/pg.py). On a shared machine the wall figures are
 under whatever load the other users put on it: compare the columns of one run.
+
+Then (unless ``--clicks 0``) the database work of whole clicks through the real bot, which ``act``
+alone does not show: from the click to the edited or posted turn message and the writes after it
+(``bench/whole_clicks.py``: SimCord, both games, both stores, this tree against
+``--clicks-baseline``), PostgreSQL statements and SQLite round trips per click.
 """
 
 from __future__ import annotations
@@ -287,10 +292,16 @@ def main() -> None:
     parser.add_argument(
         "--baseline", default=BASELINE, help="commit whose bot/ is today's code path, or none"
     )
-    parser.add_argument("--quick", action="store_true", help="6 tables, 5 actions, 1 round")
+    parser.add_argument("--clicks", type=int, default=30, help="whole clicks counted per table (0: none)")
+    parser.add_argument(
+        "--clicks-baseline",
+        default=None,
+        help="commit the whole clicks are compared with (default: bench/whole_clicks.py's)",
+    )
+    parser.add_argument("--quick", action="store_true", help="6 tables, 5 actions, 1 round, 6 clicks")
     args = parser.parse_args()
     if args.quick:
-        args.tables, args.actions, args.rounds = 6, 5, 1
+        args.tables, args.actions, args.rounds, args.clicks = 6, 5, 1, 6
 
     from tests import pg
     from tests.pg_statements import StatementLog, log_statements
@@ -355,6 +366,11 @@ def main() -> None:
                     f"{server_ms if name != 'sqlite x1' else float('nan'):13.2f} {statements}"
                     + (f"  ({failed} refused)" if failed else "")
                 )
+        if args.clicks > 0:
+            from bench import whole_clicks
+
+            print()
+            whole_clicks.compare(server, args.clicks, args.clicks_baseline or whole_clicks.BASELINE)
     finally:
         server.stop()
 

@@ -6,6 +6,11 @@ person is away — after ``away_after`` decisions in a row that their clock took
 ``/game away`` (until that day, or ``/game back``). While away, nobody pings or reminds them; under
 ``idle=bot`` an AI plays the seat at once, under ``idle=wait`` the seat's clock stands still.
 ``meta["missed"]`` counts, per seat, the decisions in a row that the clock took.
+
+When every person at a table is away, nobody is there to play against: the table *waits*
+(``meta["everyone_away"]``: since when) — no clock runs and no AI plays a person's seat (bots still
+play their own seats up to a person's decision) — until someone is back or the host abandons it;
+the table says so once (an ``everyone_away`` notice). See ``bot.deadlines.everyone_away``.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ from datetime import datetime
 from typing import Any
 
 MISSED, SAID = "missed", "away"
+EVERYONE_AWAY = "everyone_away"
+"""The key in meta (since when) and the kind of the notice: every person at the table is away."""
 
 
 def entries(meta: dict[str, Any]) -> dict[str, dict[str, Any]]:

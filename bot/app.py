@@ -94,10 +94,13 @@ class TableBot(commands.Bot):
         self.tender: Tender = None  # type: ignore[assignment]  # set in setup_hook
         self.scheduler = Scheduler(self)
         self.health = Health(self)
+        self._warming: asyncio.Future[Any] | None = None
+        """The worker server (or the drawing threads' caches) warming, started in setup_hook."""
         self.force_sync = False
         """Sync the commands at start even if unchanged (``python -m bot sync``)."""
         self.cooldowns = Cooldowns()
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+        self.tree.interaction_check = self.interaction_begins  # type: ignore[method-assign]
 
     async def setup_hook(self) -> None:
         from cogs import components
@@ -106,7 +109,9 @@ class TableBot(commands.Bot):
         from cogs.shortcuts import shortcut_groups
         from cogs.turns import warm_boards
 
-        warming_ai = asyncio.ensure_future(self.thinker.start())  # while the rest starts
+        # The worker server warms while the bot gets ready and after: the bot does not wait for it
+        # (a first board or bot move before it is warm waits for it; workers are forked from it).
+        self._warming = asyncio.gather(self.thinker.start(), warm_boards(self.settings.ai_workers))
         store = self._store or await open_store(self.settings.database, timeout=self.settings.db_timeout)
         seeding = {"seeder": self._seeder} if self._seeder is not None else {}
         self.host = TableHost(
@@ -119,7 +124,7 @@ class TableBot(commands.Bot):
         )
         self.tender = Tender(self.host, self.thinker)
         self.tender.on_thinking = self.ui.turns.show_thinking
-        await warm_boards(self.settings.ai_workers)
+        BOARDS.hurry = lambda: self.thinker.workers_busy > 0  # an idle-class worker gets no CPU then
         self.add_dynamic_items(*components.ALL_ITEMS)
         game_cog = GameCog(self)
         await self.add_cog(game_cog)
@@ -128,7 +133,6 @@ class TableBot(commands.Bot):
             self.tree.add_command(group)
         await sync_commands(self, force=self.force_sync)
         await self.health.start()
-        await warming_ai
         log.info("ready to host: %s", ", ".join(self.registry.names()))
 
     def working(self) -> contextlib.AbstractAsyncContextManager[None]:
@@ -144,6 +148,8 @@ class TableBot(commands.Bot):
         if not await self.in_flight.wait_idle(self.settings.shutdown_grace):
             log.warning("shutting down with %d handlers still running", self.in_flight.count)
         await self.host.close()
+        if self._warming is not None and not self._warming.done():
+            self._warming.cancel()
         self.thinker.close()
         BOARDS.close()
 
@@ -151,6 +157,14 @@ class TableBot(commands.Bot):
         """Close the tables (see :meth:`close_tables`), then disconnect from Discord."""
         await self.close_tables()
         await super().close()
+
+    async def interaction_begins(self, interaction: discord.Interaction) -> bool:
+        """Every command and autocomplete starts here (the tree's check, in the task that handles
+        it): it is answered in time whatever the store does (``bot.answering``)."""
+        from cogs.replies import begin
+
+        begin(interaction)
+        return True
 
     async def on_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

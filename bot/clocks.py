@@ -1,11 +1,16 @@
 """Decision clocks, reminders and prompt timeouts: when each falls due (pure functions over
 ``TableRecord.meta``; the host stores the result and its scheduler acts on it).
 
-``meta["clock"]`` is the awaited seat's decision clock: ``{"seat", "since", "half", "late", "out"}``
-(the three flags say which moments were already handled). It starts when a seat becomes the main
-decider and starts again each time that seat decides. ``meta["hold"]`` is a prompt timeout
-(``{"key", "since", "seconds"}``): prompts with the same non-empty ``timer_key`` share one running
-timeout. ``meta["paused"]`` is when the host paused the table: no moment falls due while paused.
+``meta["clock"]`` is the awaited seat's decision clock: ``{"seat", "since", "half", "late", "out",
+"v"}`` (the three flags say which moments were already handled; ``v`` is the table's version it
+started at). It starts when a seat becomes the main decider and starts again each time that seat
+decides. ``meta["hold"]`` is a prompt timeout (``{"key", "since", "seconds", "v"}``): prompts with
+the same non-empty ``timer_key`` share one running timeout. ``meta["paused"]`` is when the host
+paused the table: no moment falls due while paused.
+
+A clock or hold whose moment comes while the table's message does not show its version yet (the
+message could not be posted: nobody was told) *waits* (``"waiting": True``): it has no moment
+until a message showing that version is posted, and then starts again from there (:func:`told`).
 """
 
 from __future__ import annotations
@@ -19,30 +24,42 @@ LATE_BEFORE = timedelta(hours=2)
 """The second reminder comes this long before the clock runs out (a quarter of a short clock)."""
 
 HALF, LATE, OUT, HOLD = "half", "late", "out", "hold"
+RECHECK = "recheck"
+"""The moment to look again whether the message a waiting clock or hold waits for is posted."""
+WAITING = "waiting"
+WAITING_RECHECK = timedelta(hours=1)
+"""How often a waiting clock or hold looks whether its message was posted meanwhile (it starts again
+at once when this process posts it; this is for a post the process did not see through)."""
 
 
 def _at(text: str) -> datetime:
     return datetime.fromisoformat(text)
 
 
-def track(meta: dict[str, Any], prompt: Prompt | None, acted: str | None, now: datetime) -> dict[str, Any]:
+def track(
+    meta: dict[str, Any], prompt: Prompt | None, acted: str | None, now: datetime, version: int = 0
+) -> dict[str, Any]:
     """``meta`` with the clock and hold updated after a change of the game (``acted``: the seat
-    that just decided, if any)."""
+    that just decided, if any; ``version``: the table's version being saved)."""
     meta = dict(meta)
     seat = prompt.player if prompt is not None else None
     clock = meta.get("clock")
     if seat is None:
         meta.pop("clock", None)
     elif clock is None or clock["seat"] != seat or acted == seat:
-        meta["clock"] = {"seat": seat, "since": now.isoformat(), HALF: False, LATE: False, OUT: False}
+        meta["clock"] = _fresh_clock(seat, now, version)
     if prompt is not None and prompt.timeout:
         hold = meta.get("hold")
         key = prompt.timer_key
         if hold is None or not key or hold["key"] != key:
-            meta["hold"] = {"key": key, "since": now.isoformat(), "seconds": prompt.timeout}
+            meta["hold"] = {"key": key, "since": now.isoformat(), "seconds": prompt.timeout, "v": version}
     else:
         meta.pop("hold", None)
     return meta
+
+
+def _fresh_clock(seat: str, now: datetime, version: int) -> dict[str, Any]:
+    return {"seat": seat, "since": now.isoformat(), HALF: False, LATE: False, OUT: False, "v": version}
 
 
 def clock_end(meta: dict[str, Any], hours: int) -> datetime | None:
@@ -61,7 +78,12 @@ def moments(meta: dict[str, Any], hours: int) -> dict[str, datetime]:
     found: dict[str, datetime] = {}
     clock = meta.get("clock")
     end = clock_end(meta, hours)
-    if clock is not None and end is not None and clock["seat"] not in meta.get("away", {}):
+    if (
+        clock is not None
+        and end is not None
+        and clock["seat"] not in meta.get("away", {})
+        and not clock.get(WAITING)
+    ):
         length = timedelta(hours=hours)
         since = _at(clock["since"])
         if not clock[HALF]:
@@ -71,9 +93,61 @@ def moments(meta: dict[str, Any], hours: int) -> dict[str, datetime]:
         if not clock[OUT]:
             found[OUT] = end
     hold = meta.get("hold")
-    if hold is not None:
+    if hold is not None and not hold.get(WAITING):
         found[HOLD] = _at(hold["since"]) + timedelta(seconds=hold["seconds"])
+    looked = [_at(t["checked"]) for t in (clock, hold) if t and t.get(WAITING) and "checked" in t]
+    if looked:
+        found[RECHECK] = min(looked) + WAITING_RECHECK
     return found
+
+
+def unseen(meta: dict[str, Any], kind: str, shown_version: int) -> bool:
+    """True if the clock (``kind`` half, late, out) or hold (``hold``) whose moment this is started
+    at a version the table's message has not shown yet (``shown_version``): nobody was told."""
+    timer = meta.get("hold" if kind == HOLD else "clock")
+    return timer is not None and int(timer.get("v", 0)) > shown_version
+
+
+def wait_for_message(meta: dict[str, Any], kinds: list[str], now: datetime) -> dict[str, Any]:
+    """``meta`` with the clock (for half, late, out among ``kinds``) and the hold (for hold)
+    waiting until the table's message shows their version (see :func:`told`), looked at again
+    every :data:`WAITING_RECHECK` from ``now``."""
+    meta = dict(meta)
+    for key in {"hold" if kind == HOLD else "clock" for kind in kinds}:
+        meta[key] = {**meta[key], WAITING: True, "checked": now.isoformat()}
+    return meta
+
+
+def checked(meta: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """``meta`` with its waiting clock and hold looked at again ``now`` (still not shown)."""
+    meta = dict(meta)
+    for key in ("clock", "hold"):
+        if (meta.get(key) or {}).get(WAITING):
+            meta[key] = {**meta[key], "checked": now.isoformat()}
+    return meta
+
+
+def told(meta: dict[str, Any], shown_version: int, now: datetime) -> dict[str, Any] | None:
+    """``meta`` with the waiting clock and hold whose version the message now shows started again
+    from ``now`` (their people are told now); None if none was waiting for that."""
+    changed = False
+    meta = dict(meta)
+    clock = meta.get("clock")
+    if clock is not None and clock.get(WAITING) and int(clock.get("v", 0)) <= shown_version:
+        meta["clock"] = _fresh_clock(clock["seat"], now, int(clock.get("v", 0)))
+        changed = True
+    hold = meta.get("hold")
+    if hold is not None and hold.get(WAITING) and int(hold.get("v", 0)) <= shown_version:
+        meta["hold"] = {k: v for k, v in hold.items() if k not in (WAITING, "checked")} | {
+            "since": now.isoformat()
+        }
+        changed = True
+    return meta if changed else None
+
+
+def waiting(meta: dict[str, Any]) -> bool:
+    """True if the clock or the hold waits for the table's message to be posted."""
+    return any(bool((meta.get(key) or {}).get(WAITING)) for key in ("clock", "hold"))
 
 
 def due(meta: dict[str, Any], hours: int, now: datetime) -> list[str]:
@@ -122,4 +196,7 @@ def restart(meta: dict[str, Any], seat: str, now: datetime) -> dict[str, Any]:
     clock = meta.get("clock")
     if clock is None or clock["seat"] != seat:
         return meta
-    return {**meta, "clock": {"seat": seat, "since": now.isoformat(), HALF: False, LATE: False, OUT: False}}
+    fresh = _fresh_clock(seat, now, int(clock.get("v", 0)))
+    if clock.get(WAITING):  # still not told
+        fresh[WAITING], fresh["checked"] = True, clock.get("checked", now.isoformat())
+    return {**meta, "clock": fresh}

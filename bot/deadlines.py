@@ -65,7 +65,7 @@ def schedule(
     ``record.version``; ``in_person``: ``acted`` was the seat's own player; ``now``: the host's clock)."""
     result = game.result()
     prompt = game.prompt() if result is None else None
-    meta = clocks.track(record.meta, prompt, acted, now)
+    meta = clocks.track(record.meta, prompt, acted, now, record.version if version is None else version)
     if acted is not None and acted in meta.get("timed_out", ()):
         meta["timed_out"] = [s for s in meta["timed_out"] if s != acted]  # the player is back
     meta = effects.lapse(meta, prompt, acted if in_person else None)
@@ -76,6 +76,7 @@ def schedule(
         meta = clocks.restart(meta, seat, now)
     if prompt is None:
         return record.evolve(meta=meta, deadline=None, awaiting=())
+    meta = _everyone_away(record, meta, now)
     settings = seats.settings(record)
     moments = [
         clocks.next_moment(meta, int(settings["clock"])),
@@ -134,5 +135,40 @@ def automatic_deciders(record: TableRecord, game: Game, meta: dict[str, Any], ve
 
 
 def ai_plays(record: TableRecord, meta: dict[str, Any], seat: str) -> bool:
-    """True if an AI plays ``seat``'s decisions now for its away person (idle=bot)."""
-    return absence.is_away(meta, seat) and seats.settings(record)["idle"] == "bot"
+    """True if an AI plays ``seat``'s decisions now for its away person (idle=bot), unless every
+    person at the table is away: then the table waits for someone to be back."""
+    return (
+        absence.is_away(meta, seat)
+        and seats.settings(record)["idle"] == "bot"
+        and not everyone_away(record, meta)
+    )
+
+
+def everyone_away(record: TableRecord, meta: dict[str, Any]) -> bool:
+    """True if every seat a person holds has its person away (and there is such a seat): nobody
+    is there to play, so the table waits (see ``bot.absence``)."""
+    people = [seat for seat in record.seats if not seats.is_bot(seats.holder_of(record, seat))]
+    return bool(people) and all(absence.is_away(meta, seat) for seat in people)
+
+
+def _everyone_away(record: TableRecord, meta: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """``meta`` with the table's "everyone is away" state brought up to date: entering it marks
+    since when and adds its notice (said once); leaving it (someone is back) drops both."""
+    since = meta.get(absence.EVERYONE_AWAY)
+    if everyone_away(record, meta):
+        if since is not None:
+            return meta
+        at = now.isoformat()
+        notice = {
+            "kind": absence.EVERYONE_AWAY,
+            "seat": "",
+            "holder": record.host_id,
+            "since": at,
+            "key": effects.key_of(absence.EVERYONE_AWAY, "", at),
+        }
+        return effects.add({**meta, absence.EVERYONE_AWAY: at}, notice)
+    if since is None:
+        return meta
+    meta = {k: v for k, v in meta.items() if k != absence.EVERYONE_AWAY}
+    unsent = {e["key"] for e in effects.pending(meta) if e["kind"] == absence.EVERYONE_AWAY}
+    return effects.without(meta, unsent) if unsent else meta

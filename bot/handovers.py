@@ -12,8 +12,8 @@ from bot.engine.core import (
 )
 from bot.host_core import HostCore
 from bot.play import HOST, _recent
-from bot.store import PLAYING
-from bot.table import Outcome, Table, TableError, turn_of
+from bot.store import PLAYING, StoreError
+from bot.table import NOT_SAVED, Outcome, Table, TableError, turn_of
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ class HandOvers(HostCore):
             meta["timed_out"] = [s for s in meta.get("timed_out", []) if s != seat]
             meta["stand_in"] = [s for s in meta.get("stand_in", []) if s != seat]
             action = {"type": "replace", "seat": seat, "from": old, "to": holder}
-            meta["recent"] = _recent(meta, HOST, action, self._clock())
+            meta["recent"] = _recent(meta, HOST, action, self._clock(), record.version + 1)
             new = record.evolve(meta=meta)
             new_name = seats.name_of(new, seat)
             text = f"{names[seat]}'s seat is now played by {new_name}."
@@ -155,3 +155,28 @@ class HandOvers(HostCore):
                     continue
                 changed.append(await self.mark(table, meta))
         return changed
+
+    async def forget_person_at(self, channel_id: int, table_id: int, user_id: str, pseudonym: str) -> bool:
+        """Rewrite the channel's open table ``table_id`` so that it no longer names ``user_id``
+        (``/game forget-me``: record, log, seats' boards; their seat id, if they had one, becomes
+        ``pseudonym``; the host role passes to the next person seated). Only once they hold no seat
+        there any more (TableError otherwise). False if the table is no longer open (the finished
+        tables are rewritten with the rest)."""
+        async with self.lock(channel_id):
+            table = await self.load(channel_id)
+            if table is None or table.record.id != table_id:
+                return False
+            record = table.record
+            if seats.seat_of(record, user_id) is not None:
+                raise TableError("you still hold a seat there")
+            hosts = {}
+            if record.host_id == user_id:
+                others = [h for h in seats.humans(record) if h != user_id]
+                hosts[table_id] = others[0] if others else pseudonym
+            try:
+                await self.store.forget_in_tables(user_id, pseudonym, [table_id], hosts)
+            except StoreError:
+                raise TableError(NOT_SAVED) from None
+            finally:
+                self.forget(channel_id)  # read again as rewritten (its chronicle too)
+            return True

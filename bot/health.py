@@ -1,8 +1,12 @@
 """Is the bot alive? ``/healthz`` and ``/metrics`` over HTTP (with ``METRICS_PORT`` set), and one
 status line in the log every 10 minutes with the same key figures.
 
-``/healthz`` answers 200 while the Discord gateway is connected or connecting, the database
-answers and the tending loop ticked within 3 of its intervals; else 503, saying which is wrong.
+``/healthz`` (readiness) answers 200 while the Discord gateway is connected (or has been
+disconnected or reconnecting for less than :data:`GATEWAY_GRACE`), the database answers and the
+tending loop ticked within 3 of its intervals; else 503, saying which is wrong. It answers within
+:data:`DATABASE_TIMEOUT` however the database behaves: the database is asked by one check at a
+time, which is left to finish on its own when it is late (cancelling a call to a frozen server can
+itself wait on the server), and a later request waits for that same check.
 """
 
 from __future__ import annotations
@@ -11,12 +15,14 @@ import asyncio
 import logging
 import math
 import time
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from aiohttp import web
+from discord.ext import tasks
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from bot import metrics
@@ -27,13 +33,85 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 STATUS_SECONDS = 600.0
-"""How often the status line is logged."""
+"""How often the status line is logged (read when the bot starts)."""
 
-DATABASE_TIMEOUT = 5.0
-"""Seconds the database may take to answer a health check."""
+DATABASE_TIMEOUT = 3.0
+"""Seconds the database may take to answer a health check: the answer (a 503 then) must reach a
+prober that gives up after 4 s (the Docker image's HEALTHCHECK) or 5 s (compose, Fly.io)."""
 
 TICKS_MISSED = 3
 """Tending intervals without a tick before the bot counts as unhealthy."""
+
+GATEWAY_GRACE = 30.0
+"""Seconds the Discord gateway may be disconnected or reconnecting (or still connecting after the
+start) before the bot counts as not ready: a resume after a dropped connection takes a few."""
+
+
+class GatewayWatch:
+    """Whether the bot's gateway connections are up, and since when one is down: told by the
+    gateway's own events (a disconnect, then a connect, ready or resume) and by looking at the
+    websockets themselves (``is_ready()`` stays true across a closed websocket). Keys: a shard id,
+    None for an unsharded bot's one connection, and :data:`START` until the first READY."""
+
+    START = "start"
+
+    def __init__(self, bot: TableBot) -> None:
+        self.bot = bot
+        self._told_down: dict[int | str | None, float] = {}
+        self._seen_closed: dict[int | None, float] = {}
+
+    def listen(self) -> None:
+        """Follow the gateway's connection events from now on (down since now until the first
+        READY, if it has not come yet)."""
+        if not self.bot.is_ready():
+            self._told_down[self.START] = time.monotonic()
+        for event in ("disconnect", "connect", "ready", "resumed"):
+            self.bot.add_listener(self._unsharded(event != "disconnect"), f"on_{event}")
+            self.bot.add_listener(self._sharded(event != "disconnect"), f"on_shard_{event}")
+
+    def _unsharded(self, up: bool) -> Callable[[], Coroutine[Any, Any, None]]:
+        async def told() -> None:
+            if isinstance(self.bot, discord.AutoShardedClient):
+                return  # each shard says it itself (below)
+            if up:
+                self._told_down.pop(None, None)
+            else:
+                self._told_down.setdefault(None, time.monotonic())
+
+        return told
+
+    def _sharded(self, up: bool) -> Callable[[int], Coroutine[Any, Any, None]]:
+        async def told(shard_id: int) -> None:
+            if up:
+                self._told_down.pop(shard_id, None)
+            else:
+                self._told_down.setdefault(shard_id, time.monotonic())
+
+        return told
+
+    def _closed_sockets(self) -> set[int | None]:
+        """The connections whose websocket is closed now."""
+        bot = self.bot
+        if isinstance(bot, discord.AutoShardedClient):
+            return {shard_id for shard_id, info in bot.shards.items() if info.is_closed()}
+        ws = bot.ws
+        return {None} if ws is None or not ws.open else set()
+
+    def down_for(self) -> float | None:
+        """Seconds the longest-down connection has been down (or the start has waited for the
+        first READY); None while every connection is up."""
+        now = time.monotonic()
+        if self.bot.is_ready():
+            self._told_down.pop(self.START, None)
+            closed = self._closed_sockets()
+        else:
+            closed = set()  # not connected yet: START says since when
+        for key in [k for k in self._seen_closed if k not in closed]:
+            del self._seen_closed[key]
+        for key in closed:
+            self._seen_closed.setdefault(key, now)
+        since = [*self._told_down.values(), *self._seen_closed.values()]
+        return now - min(since) if since else None
 
 
 @dataclass(frozen=True)
@@ -41,6 +119,9 @@ class Figures:
     """One look at the bot: its health and its key figures."""
 
     gateway: str
+    """``connected``, ``connecting`` (before the first READY), ``reconnecting`` or ``closed``."""
+    gateway_down: float | None
+    """Seconds the gateway has been disconnected, reconnecting or connecting (None: connected)."""
     latency_ms: float | None
     database_error: str | None
     tick_age: float | None
@@ -53,6 +134,12 @@ class Figures:
         found = []
         if self.gateway == "closed":
             found.append("the Discord gateway is closed")
+        elif self.gateway_down is not None and self.gateway_down > GATEWAY_GRACE:
+            waited = f"for {self.gateway_down:.0f} s (grace {GATEWAY_GRACE:.0f} s)"
+            if self.gateway == "connecting":
+                found.append(f"the Discord gateway has not connected {waited}")
+            else:
+                found.append(f"the Discord gateway has been disconnected {waited}")
         if self.database_error is not None:
             found.append(f"the database does not answer: {self.database_error}")
         limit = TICKS_MISSED * interval
@@ -70,9 +157,11 @@ class Health:
         self.bot = bot
         self.port: int | None = None
         self._runner: web.AppRunner | None = None
-        self._status: asyncio.Task[None] | None = None
         self._started = time.monotonic()
         self._last: dict[str, float] = {}
+        self.gateway = GatewayWatch(bot)
+        self._check: asyncio.Task[tuple[int, int]] | None = None
+        self._check_started = 0.0
 
     async def start(self) -> None:
         """Count interactions and logged errors, start the status line, and serve HTTP if
@@ -80,7 +169,9 @@ class Health:
         self._started = time.monotonic()
         metrics.CountLoggedErrors.install()
         self.bot.add_listener(self._on_interaction, "on_interaction")
-        self._status = asyncio.create_task(self._status_loop(), name="status-line")
+        self.gateway.listen()
+        self.status_loop.change_interval(seconds=STATUS_SECONDS)
+        self.status_loop.start()
         port = self.bot.settings.metrics_port
         if port is None:
             return
@@ -96,9 +187,7 @@ class Health:
 
     async def stop(self) -> None:
         """Stop serving and logging."""
-        if self._status is not None:
-            self._status.cancel()
-            self._status = None
+        self.status_loop.cancel()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -107,24 +196,24 @@ class Health:
         metrics.interaction(interaction.type.name)
 
     async def figures(self) -> Figures:
-        """Look at the gateway, the database, the tending loop and the tables now."""
+        """Look at the gateway, the database, the tending loop and the tables now (within
+        :data:`DATABASE_TIMEOUT`, whatever the database does)."""
         bot = self.bot
-        gateway = "closed" if bot.is_closed() else "connected" if bot.is_ready() else "connecting"
+        down = self.gateway.down_for()
+        if bot.is_closed():
+            gateway = "closed"
+        elif not bot.is_ready():
+            gateway = "connecting"
+        else:
+            gateway = "connected" if down is None else "reconnecting"
         latency = bot.latency * 1000 if gateway == "connected" and math.isfinite(bot.latency) else None
         database_error = None
         open_tables = overdue = None
-        host = bot.host
-        if host is None:
+        if bot.host is None:
             database_error = "not opened yet"
         else:
             try:
-                async with asyncio.timeout(DATABASE_TIMEOUT):
-                    rows = await host.store.sql(
-                        "SELECT COUNT(*) FROM tables WHERE status IN ('lobby', 'playing')"
-                    )
-                    open_tables = int(rows[0][0])
-                    late = host.now() - timedelta(seconds=TICKS_MISSED * bot.settings.scheduler_seconds)
-                    overdue = sum(1 for r in await host.due() if r.deadline is not None and r.deadline < late)
+                open_tables, overdue = await self._database()
             except TimeoutError:
                 database_error = f"no answer within {DATABASE_TIMEOUT:.0f} s"
             except Exception as exc:  # any failure of the database is the answer here
@@ -133,7 +222,34 @@ class Health:
             metrics.OPEN_TABLES.set(open_tables)
         if overdue is not None:
             metrics.OVERDUE.set(overdue)
-        return Figures(gateway, latency, database_error, metrics.seconds_since_tick(), open_tables, overdue)
+        return Figures(
+            gateway, down, latency, database_error, metrics.seconds_since_tick(), open_tables, overdue
+        )
+
+    async def _database(self) -> tuple[int, int]:
+        """``(open tables, overdue tables)`` from the database, or TimeoutError once
+        :data:`DATABASE_TIMEOUT` has passed since the check began. One check runs at a time: a
+        request that comes while one runs waits for it (at most what is left of its time); a late
+        check is left to end by itself (the store's own timeout ends it), never cancelled, since
+        cancelling a call to a frozen server can wait on the server."""
+        loop = asyncio.get_running_loop()
+        if self._check is None or self._check.done():
+            self._check = asyncio.ensure_future(self._ask_database())
+            self._check.add_done_callback(_retrieve)
+            self._check_started = loop.time()
+        check = self._check
+        left = DATABASE_TIMEOUT - (loop.time() - self._check_started)
+        done, _ = await asyncio.wait({check}, timeout=max(0.0, left))
+        if not done:
+            raise TimeoutError()
+        return check.result()
+
+    async def _ask_database(self) -> tuple[int, int]:
+        host = self.bot.host
+        rows = await host.store.sql("SELECT COUNT(*) FROM tables WHERE status IN ('lobby', 'playing')")
+        late = host.now() - timedelta(seconds=TICKS_MISSED * self.bot.settings.scheduler_seconds)
+        overdue = sum(1 for r in await host.due() if r.deadline is not None and r.deadline < late)
+        return int(rows[0][0]), overdue
 
     async def check(self) -> tuple[bool, str]:
         """``(healthy, one line saying why)``."""
@@ -180,13 +296,26 @@ class Health:
             f"AI queue {metrics.gauge(metrics.AI_QUEUE):.0f}"
         )
 
-    async def _status_loop(self) -> None:
-        while True:
-            await asyncio.sleep(STATUS_SECONDS)
-            try:
-                log.info("%s", await self.status_line())
-            except Exception:  # a status line must never stop the bot
-                log.warning("could not write the status line", exc_info=True)
+    @tasks.loop(seconds=STATUS_SECONDS)
+    async def status_loop(self) -> None:
+        """Log the status line every :data:`STATUS_SECONDS` (not at start).
+
+        A ``tasks.loop``, like the tending loop, not a loop around ``asyncio.sleep``: SimCord
+        counts a plain sleep as work in progress once less than its settle timeout is left of it,
+        so every test action in the last minutes of a 10-minute sleep waited for it to end in real
+        time, and the virtual clock jumped when it did (docs/testing-stalls.md)."""
+        if self.status_loop.current_loop == 0:
+            return
+        try:
+            log.info("%s", await self.status_line())
+        except Exception:  # a status line must never stop the bot
+            log.warning("could not write the status line", exc_info=True)
+
+
+def _retrieve(task: asyncio.Task[tuple[int, int]]) -> None:
+    """Mark a finished check's error as seen (whoever waited for it has answered already)."""
+    if not task.cancelled():
+        task.exception()
 
 
 def _count(value: int | None) -> str:

@@ -4,6 +4,7 @@ with deadlines, reading tables and their history, bookkeeping, shutdown."""
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import weakref
@@ -12,7 +13,8 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import deadlines, effects, seats
+from bot import clocks, deadlines, effects, seats
+from bot.chronicle import Chronicle
 from bot.engine.core import (
     SYSTEM,
     Action,
@@ -52,8 +54,6 @@ class HostCore:
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: OrderedDict[int, Table] = OrderedDict()
         self._cache_size = max(1, cache_size)
-        self._history: dict[int, tuple[tuple[int, int, int], list[str]]] = {}
-        """Recent log lines per channel, for one (table id, version, limit)."""
         self._typed: dict[tuple[int, str], tuple[str, datetime]] = {}
         self._checked: dict[int, asyncio.Task[Any]] = {}
         """Channels whose cached table was checked when their database lock was taken, and the
@@ -111,13 +111,19 @@ class HostCore:
         self._cache[channel_id] = table
         self._cache.move_to_end(channel_id)
         while len(self._cache) > self._cache_size:
-            evicted, _ = self._cache.popitem(last=False)
-            self._history.pop(evicted, None)
+            self._cache.popitem(last=False)
+
+    def note_stored(self, record: TableRecord) -> None:
+        """``record`` was just read from the store: drop the cached copy of its channel's table if
+        it is not that stored version (another process wrote it)."""
+        cached = self._cache.get(record.channel_id)
+        if cached is not None and (cached.record.id, cached.record.rev) != (record.id, record.rev):
+            self.forget(record.channel_id)
 
     def forget(self, channel_id: int) -> None:
-        """Drop the channel's cached table: the next reader loads it from the store again."""
+        """Drop the channel's cached table (and its chronicle): the next reader loads it from the
+        store again."""
         self._cache.pop(channel_id, None)
-        self._history.pop(channel_id, None)
 
     @property
     def cached_tables(self) -> int:
@@ -131,10 +137,12 @@ class HostCore:
             raise TableError(f"This bot no longer knows the game {name}.")
         return game_cls
 
-    async def load(self, channel_id: int) -> Table | None:
+    async def load(self, channel_id: int, *, check: bool = True) -> Table | None:
         """The channel's open table (from the cache, else the store), or None. On a shared store a
-        cached table that another process changed meanwhile is reloaded, never overwritten."""
-        if self.store.shared and channel_id in self._cache and not self._checked_here(channel_id):
+        cached table that another process changed meanwhile is reloaded, never overwritten.
+        ``check=False`` trusts the cached copy without asking the store: only for a reader that
+        goes on to ``act`` (which checks it under the table's lock) or checks it itself."""
+        if check and self.store.shared and channel_id in self._cache and not self._checked_here(channel_id):
             await self._check_cached(channel_id)
         cached = self._cache.get(channel_id)
         if cached is not None:
@@ -198,6 +206,9 @@ class HostCore:
             if view is not None and acted is not None and acted != SYSTEM and in_person
             else None
         )
+        chronicle = table.chronicle  # extended below with what this save logs
+        if chronicle is not None and (table.record.id != record.id or chronicle.upto != record.version):
+            chronicle = None  # not this version's log: read again when needed
         try:
             saved = await self.store.save(
                 record,
@@ -217,7 +228,16 @@ class HostCore:
         except BaseException:
             self.forget(record.channel_id)
             raise
-        new = Table(saved, game, view)
+        if chronicle is not None:
+            chronicle.add(
+                saved.version,
+                turn=turn,
+                actor=actor,
+                action_text=json.dumps(action),
+                summary=summary,
+                seat_view=seat_view,
+            )
+        new = Table(saved, game, view, chronicle)
         if saved.is_open:
             self._remember(new)
         else:
@@ -234,7 +254,7 @@ class HostCore:
         except BaseException:
             self.forget(record.channel_id)
             raise
-        new = Table(saved, table.game, table._view)
+        new = Table(saved, table.game, table._view, table.chronicle)
         self._remember(new)
         return new
 
@@ -269,9 +289,9 @@ class HostCore:
 
     # -- queries ------------------------------------------------------------------------------
 
-    async def current(self, channel_id: int) -> Table | None:
-        """The channel's lobby or running table, or None."""
-        return await self.load(channel_id)
+    async def current(self, channel_id: int, *, check: bool = True) -> Table | None:
+        """The channel's lobby or running table, or None (``check``: see :meth:`load`)."""
+        return await self.load(channel_id, check=check)
 
     async def latest(self, channel_id: int) -> Table | None:
         """The channel's open table, else its most recent finished or abandoned one, or None."""
@@ -281,20 +301,31 @@ class HostCore:
         record = await self.store.latest_table(channel_id)
         return self._table_of(record) if record is not None else None
 
+    async def chronicle(self, table: Table) -> Chronicle:
+        """The table's log and its seats' last boards in memory (``bot.chronicle``), which every
+        save of this process extends; read from the store (one statement) only for a table that
+        has none yet: loaded at start, after an eviction, or after another process changed it."""
+        chronicle = table.chronicle
+        if chronicle is not None and chronicle.upto >= table.record.version:
+            return chronicle
+        record = table.record
+        rows, views = await self.store.chronicle_rows(record.id, record.version)
+        chronicle = Chronicle.from_store(rows, views, record.version)
+        table.chronicle = chronicle
+        cached = self._cache.get(record.channel_id)
+        if cached is not None and cached.chronicle is None and (cached.record.id, cached.record.version) == (
+            record.id,
+            record.version,
+        ):
+            cached.chronicle = chronicle  # the live table's next versions extend it
+        return chronicle
+
     async def history(self, channel_id: int, limit: int = 15, upto: Table | None = None) -> list[str]:
-        """Public summaries of the last actions at the channel's current or latest table (up to
-        the version of ``upto``, an earlier state of the current table, if given)."""
-        table = await self.load(channel_id)
-        if upto is not None and (table is None or upto.record.version != table.record.version):
-            return await self.store.recent_summaries(upto.record.id, limit, upto=upto.record.version)
+        """Public summaries of the last actions at the channel's current or latest table (as of
+        ``upto``, a version of the current table, if given)."""
+        table = upto if upto is not None else await self.load(channel_id)
         if table is not None:
-            key = (table.record.id, table.record.version, limit)
-            cached = self._history.get(channel_id)
-            if cached is not None and cached[0] == key:
-                return list(cached[1])
-            lines = await self.store.recent_summaries(table.record.id, limit)
-            self._history[channel_id] = (key, lines)
-            return list(lines)
+            return (await self.chronicle(table)).recent(limit, table.record.version)
         record = await self.store.latest_table(channel_id)
         if record is None:
             raise TableError("No game has been played in this channel yet.")
@@ -304,7 +335,7 @@ class HostCore:
         """What happened since ``seat`` last decided in an earlier turn (so their own moves of this
         turn are included): ``(turn, lines)`` per turn, oldest first."""
         turn = turn_of(table.game) if table.game is not None else None
-        rows = await self.store.since(table.record.id, seat, turn)
+        rows = (await self.chronicle(table)).since(seat, turn, table.record.version)
         grouped: list[tuple[int | None, list[str]]] = []
         for _, turn, summary in rows:
             lines = [line for line in summary.splitlines() if line]
@@ -317,14 +348,18 @@ class HostCore:
     async def played_for(self, table: Table, seat: str) -> int:
         """How many actions an AI took for ``seat`` since its player's own last decision."""
         turn = turn_of(table.game) if table.game is not None else None
-        return await self.store.played_for(table.record.id, seat, turn)
+        return (await self.chronicle(table)).played_for(seat, turn, table.record.version)
+
+    async def turn_summaries(self, table: Table, turn: int) -> list[str]:
+        """The public lines of every action of game turn ``turn`` (up to the table's version)."""
+        return (await self.chronicle(table)).turn_summaries(turn, table.record.version)
 
     async def previous_view(self, table: Table, seat: str | None) -> dict[str, Any] | None:
         """The board ``seat`` last saw as its own (after its last decision of an earlier turn),
         to mark what changed since; None without a seat or such a decision."""
         if seat is None or table.game is None:
             return None
-        return await self.store.previous_view(table.record.id, seat, turn_of(table.game))
+        return (await self.chronicle(table)).previous_view(seat, turn_of(table.game))
 
     async def awaiting(self, user_id: str, guild_id: int | None = None) -> list[Table]:
         """Every running table that waits for ``user_id`` (on one server if given)."""
@@ -389,12 +424,14 @@ class HostCore:
         if cached is not None and cached.record.id == table.record.id:
             shown = max(cached.record.shown_version, version)
             cached.record = cached.record.evolve(message_id=message_id, shown_version=shown)
+        await self._told(table.record.channel_id, table.record.id)
 
     async def shown(self, table: Table) -> None:
         """Remember that the table's message now shows ``table``'s version (best effort)."""
         record = table.record
         cached = self._cache.get(record.channel_id)
-        known = cached.record if cached is not None and cached.record.id == record.id else record
+        mine = cached is not None and cached.record.id == record.id
+        known = cached.record if cached is not None and mine else record
         if known.shown_version >= record.version:
             return
         try:
@@ -402,8 +439,31 @@ class HostCore:
         except StoreError as exc:
             log.error("table #%s: could not remember what its message shows: %s", record.id, exc)
             return
-        if known is not record:
-            cached.record = known.evolve(shown_version=record.version)  # type: ignore[union-attr]
+        if cached is not None and mine:
+            shown = max(cached.record.shown_version, record.version)
+            cached.record = cached.record.evolve(shown_version=shown)
+        await self._told(record.channel_id, record.id)
+
+    async def _told(self, channel_id: int, table_id: int) -> None:
+        """The table's message now shows a newer version: a clock or hold that waited for it (the
+        message could not be posted, see ``bot.clocks``) starts again from now (best effort; a
+        waiting clock also looks again by itself every hour)."""
+        cached = self._cache.get(channel_id)
+        if cached is None or cached.record.id != table_id or not clocks.waiting(cached.record.meta):
+            return
+        async with self.lock(channel_id):
+            table = await self.load(channel_id)
+            if table is None or table.record.id != table_id or table.game is None:
+                return
+            meta = clocks.told(table.record.meta, table.record.shown_version, self._clock())
+            if meta is None:
+                return
+            try:
+                await self.mark(table, meta)
+            except (TableError, StoreConflict) as exc:
+                log.info("table #%s: its clocks start again at their next look: %s", table_id, exc)
+                return
+            log.info("table #%s: its turn message is posted again: its clocks start again", table_id)
 
     async def stale(self, grace: timedelta) -> list[TableRecord]:
         """Tables (of this process's shards) whose channel message has been older than the

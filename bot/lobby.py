@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot import seats
+from bot.chronicle import Chronicle
 from bot.engine.core import (
     Game,
     IllegalAction,
@@ -15,7 +16,7 @@ from bot.engine.core import (
     with_article,
 )
 from bot.host_core import HostCore
-from bot.store import ABANDONED, LOBBY, PLAYING, StoreConflict, StoreError
+from bot.store import ABANDONED, LOBBY, PLAYING, StoreConflict, StoreError, writes
 from bot.table import NOT_SAVED, Outcome, Table, TableError
 
 log = logging.getLogger(__name__)
@@ -86,7 +87,8 @@ class Lobby(HostCore):
                 raise TableError(str(exc)) from None
             except StoreError:
                 raise TableError(NOT_SAVED) from None
-            table = Table(record, None)
+            opened = Chronicle.opened(record.host_id, writes.opening(record.game, record.options))
+            table = Table(record, None, chronicle=opened)
             self._remember(table)
             log.info("table #%s opened: %s in channel %s", record.id, game_cls.name, channel_id)
             return table

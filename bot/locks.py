@@ -6,6 +6,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
+from bot import answering
 from bot.store import StoreError
 from bot.table import STORE_DOWN, TableError
 
@@ -27,8 +28,17 @@ class ChannelLock:
         self._held: Any = None
 
     async def acquire(self) -> bool:
-        """Take the lock (and, on a shared store, the table's database lock)."""
-        await self._local.acquire()
+        """Take the lock (and, on a shared store, the table's database lock). While an interaction
+        waits for its answer, a long wait for the lock acknowledges it (``bot.answering``)."""
+        acquired = False
+        try:
+            async with answering.patience():
+                await self._local.acquire()
+                acquired = True
+        except BaseException:
+            if acquired:  # cancelled while the late acknowledgement ended: not held after all
+                self._local.release()
+            raise
         if not self._host.store.shared:
             return True
         try:

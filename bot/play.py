@@ -4,7 +4,8 @@ were typed, and what an applied action did."""
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from bot import metrics, seats
@@ -28,16 +29,57 @@ TYPED_REPEAT_SECONDS = 10
 
 RECENT_KEPT = 12
 RECENT_FOR = timedelta(minutes=15)
-"""The latest decisions are kept in ``meta["recent"]`` as ``[who, action, at]`` (``who``: the
-user who acted, or ``"host"``), at most this many and this old, to judge typed moves by when
-their author typed them (an interaction's token lives 15 minutes)."""
+"""The latest decisions are kept in ``meta["recent"]`` as ``[who, action, at, version, snowflake]``
+(``who``: the user who acted, or ``"host"``; ``at``: the host's time; ``version``: the table's
+version it made; ``snowflake``: the id of the Discord interaction that made it, None for the
+host's own), at most this many and this old, to judge a typed move against the table its author
+saw (an interaction's token lives 15 minutes)."""
 HOST = "host"
 
 
-def _recent(meta: dict[str, Any], who: str, action: Action, now: datetime) -> list[list[Any]]:
-    """``meta["recent"]`` with one more decision."""
+@dataclass(frozen=True)
+class Typed:
+    """A typed move's place in time: ``snowflake``, the id Discord gave its interaction (Discord's
+    clock, the same as every click's), and ``version``, the table's version when it reached the
+    bot. A decision with a larger snowflake, or applied after it reached the bot, came after it."""
+
+    snowflake: int
+    version: int
+
+
+def _recent(
+    meta: dict[str, Any],
+    who: str,
+    action: Action,
+    now: datetime,
+    version: int,
+    snowflake: int | None = None,
+) -> list[list[Any]]:
+    """``meta["recent"]`` with one more decision (see :data:`RECENT_FOR`)."""
     kept = [e for e in meta.get("recent", []) if now - datetime.fromisoformat(e[2]) <= RECENT_FOR]
-    return [*kept[-(RECENT_KEPT - 1) :], [who, action, now.isoformat()]]
+    return [*kept[-(RECENT_KEPT - 1) :], [who, action, now.isoformat(), version, snowflake]]
+
+
+def came_after(entry: list[Any], typed: Typed) -> bool:
+    """True if the decision ``entry`` of ``meta["recent"]`` was made after the move ``typed`` was
+    typed: it was applied after the move reached the bot, or its interaction was created after the
+    move's (Discord's clock on both sides: no skew, no tie). A decision of the host's own made
+    before the move reached the bot has only the host's clock to compare."""
+    version = entry[3] if len(entry) > 3 else None
+    snowflake = entry[4] if len(entry) > 4 else None
+    if version is not None and version > typed.version:
+        return True
+    if snowflake is not None:
+        return bool(snowflake > typed.snowflake)
+    return datetime.fromisoformat(entry[2]) > discord_time(typed.snowflake)
+
+
+def discord_time(snowflake: int) -> datetime:
+    """When Discord made the id ``snowflake`` (its milliseconds since 2015)."""
+    return datetime.fromtimestamp(((snowflake >> 22) + DISCORD_EPOCH_MS) / 1000, tz=UTC)
+
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
 
 
 class Play(HostCore):
@@ -51,12 +93,15 @@ class Play(HostCore):
         *,
         table_id: int | None = None,
         version: int | None = None,
-        seen_at: datetime | None = None,
+        typed: Typed | None = None,
+        interaction_id: int | None = None,
     ) -> Outcome:
         """Apply one action (an action dict or its notation) for the seat ``user_id`` holds, then
         persist it. ``table_id``/``version`` are those a component was drawn for: a mismatch is
-        OutOfDate. ``seen_at`` is when a typed move was typed: ChangedSince if another decision
-        changed the table after that, TableError if it repeats the user's own move since."""
+        OutOfDate. ``typed`` is when a typed move was typed: ChangedSince if another decision
+        changed the table after that, TableError if it repeats the user's own move since.
+        ``interaction_id``: the Discord interaction that asked for it (kept with the decision, to
+        order it against typed moves)."""
         self._check_open_for_business()
         async with self.lock(channel_id):
             table = await self._require(channel_id, table_id)
@@ -72,8 +117,8 @@ class Play(HostCore):
                 if found is None:
                     raise TableError("You are not playing at this table.")
                 seat = found
-                if seen_at is not None:
-                    self._check_seen(record, game, seat, user_id, action, seen_at)
+                if typed is not None:
+                    self._check_typed(record, game, seat, user_id, action, typed)
                 prompt = game.prompt()
                 if prompt is None or seat not in prompt.deciders():
                     names = seats.names(record)
@@ -83,10 +128,10 @@ class Play(HostCore):
                         if waiting
                         else "It is not your decision right now."
                     )
-            typed = self._check_repeat(channel_id, user_id, action) if isinstance(action, str) else None
-            outcome = await self._apply(table, seat, action, who=user_id)
-            if typed is not None:
-                self._typed[(channel_id, user_id)] = (typed, self._clock())
+            text = self._check_repeat(channel_id, user_id, action) if isinstance(action, str) else None
+            outcome = await self._apply(table, seat, action, who=user_id, snowflake=interaction_id)
+            if text is not None:
+                self._typed[(channel_id, user_id)] = (text, self._clock())
             return outcome
 
     async def play_for(
@@ -114,10 +159,16 @@ class Play(HostCore):
 
     @metrics.counts_actions
     async def _apply(
-        self, table: Table, seat: str, action: Action | str, by: str | None = None, who: str = HOST
+        self,
+        table: Table,
+        seat: str,
+        action: Action | str,
+        by: str | None = None,
+        who: str = HOST,
+        snowflake: int | None = None,
     ) -> Outcome:
         """Apply and persist one action for ``seat`` (the caller holds the lock); ``who``: the
-        user who took it, or :data:`HOST`."""
+        user who took it, or :data:`HOST`; ``snowflake``: the interaction that asked for it."""
         record, game = table.record, table.game
         assert game is not None
         try:
@@ -133,7 +184,7 @@ class Play(HostCore):
         meta = {k: v for k, v in record.meta.items() if k != "only_choice"}
         if by == ONLY_CHOICE:  # said on the turn message until the next decision
             meta["only_choice"] = [*record.meta.get("only_choice", []), [seat, said]]
-        meta["recent"] = _recent(record.meta, who, chosen, self._clock())
+        meta["recent"] = _recent(record.meta, who, chosen, self._clock(), record.version + 1, snowflake)
         if who != HOST and seat in meta.get("stand_in", ()):  # the player is back
             meta["stand_in"] = [s for s in meta["stand_in"] if s != seat]
         new = record.evolve(
@@ -175,19 +226,23 @@ class Play(HostCore):
             decider=decider,
         )
 
-    def _check_seen(
-        self, record: TableRecord, game: Game, seat: str, user_id: str, typed: Action | str, seen_at: datetime
+    def _check_typed(
+        self, record: TableRecord, game: Game, seat: str, user_id: str, action: Action | str, typed: Typed
     ) -> None:
-        """Refuse a typed move if the table changed after ``seen_at`` by a decision not the
-        user's own (ChangedSince), or if it repeats one of the user's own moves since (TableError)."""
-        if record.updated_at <= seen_at:
-            return
+        """Refuse a typed move if the table changed after it was typed (see :func:`came_after`)
+        by anything but the user's own decisions (ChangedSince), or if it repeats one of the
+        user's own moves since (TableError): never applied twice, whatever the clocks say."""
         recent = record.meta.get("recent", [])
-        later = [e for e in recent if datetime.fromisoformat(e[2]) > seen_at]
-        if not later or any(e[0] != user_id for e in later) or len(later) >= RECENT_KEPT:
+        later = [e for e in recent if came_after(e, typed)]
+        if any(e[0] != user_id for e in later) or len(later) >= RECENT_KEPT:
             raise ChangedSince()
+        own = {e[3] for e in later if len(e) > 3}
+        if any(v not in own for v in range(typed.version + 1, record.version + 1)):
+            raise ChangedSince()  # a change since it reached the bot that is not one of the user's
+        if not later:
+            return
         try:
-            chosen = game.parse(seat, typed) if isinstance(typed, str) else typed
+            chosen = game.parse(seat, action) if isinstance(action, str) else action
         except IllegalAction:
             return  # not legal now: applying it says why
         if any(e[1] == chosen for e in later):

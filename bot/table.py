@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot import seats
+from bot.chronicle import Chronicle
 from bot.engine.core import (
     Event,
     Game,
@@ -39,7 +40,8 @@ STORE_DOWN = "The game store is unreachable right now; nothing changed. Try agai
 """What a user is told when the database cannot be reached at all."""
 
 DEFAULT_CACHE_SIZE = 5000
-"""Live games kept in memory (about 15–200 KB each); older ones are reloaded on demand."""
+"""Live games kept in memory (about 15–200 KB each, with 10–40 KB of chronicle); older ones are
+reloaded on demand."""
 
 
 @dataclass
@@ -49,6 +51,9 @@ class Table:
     record: TableRecord
     game: Game | None
     _view: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    chronicle: Chronicle | None = field(default=None, repr=False, compare=False)
+    """The table's log in memory (shared by the versions of one live table, each reading it up to
+    its own version); None until ``TableHost.chronicle`` reads it from the store."""
 
     def public_view(self) -> dict[str, Any]:
         """The game's public view at this version, built once and shared by every reader."""

@@ -9,7 +9,7 @@ from bot.deadlines import ONLY_CHOICE, only_choice
 from bot.handovers import HandOvers
 from bot.lobby import Lobby, split_settings
 from bot.locks import ChannelLock
-from bot.play import TYPED_REPEAT_SECONDS, Play
+from bot.play import TYPED_REPEAT_SECONDS, Play, Typed
 from bot.table import NOT_SAVED, STORE_DOWN, ChangedSince, Outcome, OutOfDate, Table, TableError
 
 
@@ -30,6 +30,7 @@ __all__ = [
     "Table",
     "TableError",
     "TableHost",
+    "Typed",
     "only_choice",
     "split_settings",
 ]

@@ -33,6 +33,8 @@ or since the message last showed a bot's turn), the turn message says who is thi
 from the move's save, so that the line is there within 2 s of the click that made it."""
 AWAY = "away"
 """The notice that a person missed ``away_after`` decisions in a row: the AI plays on for them."""
+UNSHOWN = "unshown"
+"""The notice to a table's host that its turn message could not be posted, so its clocks wait."""
 
 
 @dataclass
@@ -42,8 +44,10 @@ class Notice:
 
     table: Table
     kind: str
-    """``half`` or ``late`` (reminders), ``out`` (the clock ran out and the table waits) or
-    ``away`` (the AI plays on for someone who missed their turns)."""
+    """``half`` or ``late`` (reminders), ``out`` (the clock ran out and the table waits),
+    ``away`` (the AI plays on for someone who missed their turns), ``unshown`` (to the host:
+    the turn message could not be posted, the clocks wait for it) or ``everyone_away`` (every
+    person at the table is away: it waits until someone is back)."""
     seat: str
     holder: str
     deadline: datetime | None
@@ -124,7 +128,7 @@ class Tender:
                 return []
             run.waiting_since(table, self.host.now())
             for effect in effects.due(table.record.meta, self.host.now()):
-                if effect["kind"] in (*effects.NOTICES, AWAY):
+                if effect["kind"] in (*effects.NOTICES, AWAY, UNSHOWN, absence.EVERYONE_AWAY):
                     run.results.append(self._notice(table, effect))
             if timeout_version is not None:
                 try:
@@ -145,12 +149,20 @@ class Tender:
         if any(isinstance(r, Outcome) and r.table.record.status != PLAYING for r in results):
             # The game ended as the host played on: its notices are moot. A finished table keeps
             # no due effects, so a process stopped before sending them would not send them either.
+            self.ledger.forget(table_id)
             return [r for r in results if not isinstance(r, Notice)]
         return results
 
     async def _mark_due_moments(self, channel_id: int, table_id: int) -> tuple[Table | None, int | None]:
         """Mark the clock moments that have come, each with its effect, in one save. Returns the
-        table as saved (its due effects in its meta) and the version to time a hold out at."""
+        table as saved (its due effects in its meta) and the version to time a hold out at.
+
+        When the table in memory has no moment due, it is returned as it is, without taking the
+        lock (a bot's move right after a person's): what is played next is checked under the
+        lock anyway, and a table the scheduler finds due was compared with the store first."""
+        cached = await self.host.load(channel_id, check=False)
+        if cached is not None and self._nothing_due(cached, table_id):
+            return cached, None
         async with self.host.lock(channel_id):
             table = await self.host.load(channel_id)
             if table is None or table.record.id != table_id or table.record.status != PLAYING:
@@ -160,7 +172,26 @@ class Tender:
             hours = int(settings["clock"])
             meta = record.meta
             timeout_version = None
-            kinds = clocks.due(meta, hours, self.host.now())
+            now = self.host.now()
+            kinds = clocks.due(meta, hours, now)
+            if clocks.RECHECK in kinds:  # a clock waits for the message: is it posted by now?
+                kinds = [k for k in kinds if k != clocks.RECHECK]
+                meta = clocks.told(meta, await self._shown_version(record), now) or clocks.checked(meta, now)
+            unseen = await self._unseen(record, kinds)
+            if unseen:  # nobody was told: these wait until the table's message is posted
+                meta = clocks.wait_for_message(meta, unseen, now)
+                timer = meta["hold" if clocks.HOLD in unseen else "clock"]
+                seat = timer.get("seat", "")
+                key = effects.key_of(UNSHOWN, seat, timer["since"])
+                notice = {"kind": UNSHOWN, "seat": seat, "holder": record.host_id, "since": timer["since"]}
+                meta = effects.add(meta, {**notice, "key": key})
+                kinds = [k for k in kinds if k not in unseen]
+                log.warning(
+                    "table #%s: its turn message is not posted (version %s, shown %s): its clocks wait",
+                    record.id,
+                    record.version,
+                    record.shown_version,
+                )
             for kind in kinds:
                 if kind == clocks.HOLD:
                     timeout_version = record.version
@@ -193,6 +224,32 @@ class Tender:
             if meta is not record.meta or (returning is not None and returning <= self.host.now()):
                 table = await self.host.mark(table, meta)  # rescheduled: whoever's day came is back
             return table, timeout_version
+
+    async def _unseen(self, record: Any, kinds: list[str]) -> list[str]:
+        """The due moments (of ``kinds``) whose clock or hold started at a version the table's
+        message has never shown: the people concerned were not told. The message's version is read
+        from the store before it counts (another process may have posted it)."""
+        if not any(clocks.unseen(record.meta, kind, record.shown_version) for kind in kinds):
+            return []
+        shown = await self._shown_version(record)
+        return [kind for kind in kinds if clocks.unseen(record.meta, kind, shown)]
+
+    async def _shown_version(self, record: Any) -> int:
+        """The version the table's message shows, as stored (another process may have posted it)."""
+        stored = await self.host.store.get_table(record.id)
+        return max(record.shown_version, stored.shown_version if stored is not None else 0)
+
+    def _nothing_due(self, table: Table, table_id: int) -> bool:
+        """True when ``table`` is the running table ``table_id`` and no clock moment has come and
+        nobody's away-time has ended (nothing for :meth:`_mark_due_moments` to mark)."""
+        record = table.record
+        if record.id != table_id or record.status != PLAYING:
+            return False
+        now = self.host.now()
+        if clocks.due(record.meta, int(seats.settings(record)["clock"]), now):
+            return False
+        returning = absence.next_return(record.meta)
+        return returning is None or returning > now
 
     def _notice(self, table: Table, effect: dict[str, Any]) -> Notice:
         hours = int(seats.settings(table.record)["clock"])
@@ -255,7 +312,7 @@ class Tender:
         for _ in range(MAX_AUTOMATIC_STEPS):
             if self.host.closing:
                 break
-            table = await self.host.load(channel_id)
+            table = await self.host.load(channel_id, check=False)  # play_for checks it under the lock
             if table is None or table.record.id != table_id or table.game is None:
                 break
             prompt = table.game.prompt()
@@ -292,7 +349,7 @@ class Tender:
         for _ in range(MAX_AUTOMATIC_STEPS):
             if self.host.closing:
                 break
-            table = await self.host.load(channel_id)
+            table = await self.host.load(channel_id, check=False)  # play_for checks it under the lock
             if table is None or table.record.id != table_id or table.game is None:
                 break
             record, game = table.record, table.game

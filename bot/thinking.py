@@ -1,7 +1,8 @@
 """Running the AI off the event loop: a pool of worker processes (or one thread) that take a
 game's JSON and return the action a bot seat chooses.
 
-The pool is started and warmed when the bot starts (:meth:`Thinker.start`). Decisions wait in
+Workers are forked on demand, warm, from the bot's worker server (:mod:`bot.workers`), which
+:meth:`Thinker.start` starts in the background when the bot starts. Decisions wait in
 this process, one queue per table, and go to a free worker round-robin between the tables, so no
 table's bots wait behind a long run of another table's. A decision alone with idle workers is
 searched on several of them at once (root parallelism: each searches its own tree with its own
@@ -28,8 +29,8 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, NamedTuple
 
-from bot import metrics
-from bot.ai.search import SearchResult
+from bot import metrics, workers
+from bot.ai.search import WAIT, SearchResult
 from bot.engine.core import Action, Game
 from bot.engine.registry import GameRegistry, discover
 
@@ -42,10 +43,17 @@ MIN_SHARE = 0.1
 worker that long."""
 SPLIT_MAX = 4
 """The most workers one decision is searched on at once."""
-WAIT = "(wait)"
-"""The root's pseudo-move for letting an optional chance go (``bot.ai.search.WAIT``)."""
-WARM_SECONDS = 60.0
-"""How long :meth:`Thinker.start` waits for every worker to be ready before it lets the bot go on."""
+NICE = 5
+"""How much lower than the bot the AI workers run (``os.nice``): a board a person waits for and
+the bot's own event loop come before a search (against two searches at the bot's priority a
+board drawn at the bot's priority took 1.5 times as long at p95 as on the bot's thread, at nice +5
+no longer; docs/boards.md). It costs a search little: a board takes milliseconds. Where the bot's
+processes share a scheduling group (a container, a service's cgroup, a login session's
+autogroup), it changes nothing against other programs; otherwise the searches also yield to other
+programs at the bot's priority."""
+IDLE_S = 300.0
+"""The AI workers end once no decision has been made for this long (the next decision forks a new
+one, warm, in milliseconds); a search leaves 10-20 MB behind in its worker."""
 
 
 class AIUnavailable(RuntimeError):
@@ -179,10 +187,18 @@ def _exit_with_parent() -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
+_warm = False
+"""Whether :func:`warm` has run in this process (a worker forked from a warm server inherits it)."""
+
+
 def warm() -> None:
     """Do once what a worker's first decision would: import the AI and every game, and make one
     tiny decision per game (engine tables and caches filled). Failures are only logged: the
-    decision that meets them will report them."""
+    decision that meets them will report them. Later calls do nothing."""
+    global _warm
+    if _warm:
+        return
+    _warm = True
     try:
         from bot.ai import choose_action
 
@@ -197,17 +213,16 @@ def warm() -> None:
         log.exception("warming up an AI worker failed")
 
 
-def _start_worker() -> None:
-    """A worker's initializer: watch the bot, then warm up before taking any decision."""
+def _start_worker(nice: int = NICE) -> None:
+    """A worker's initializer: watch the bot, warm up before taking any decision (nothing to do
+    in a worker forked from the warm server), then run ``nice`` lower than the bot."""
     _exit_with_parent()
+    if workers.forked() and not workers.preloaded():
+        log.warning("an AI worker was forked from a worker server that did not preload; warming it here")
     warm()
-
-
-def _ready() -> int:
-    """A warmed worker's answer to "are you there?": its process id (a worker takes tasks only
-    once its initializer is done). The pause lets the other workers answer the other pings."""
-    time.sleep(0.02)
-    return os.getpid()
+    if nice > 0:
+        with contextlib.suppress(OSError):  # not permitted: the worker runs at the bot's priority
+            os.nice(nice)
 
 
 class _Decision:
@@ -260,54 +275,44 @@ class Thinker:
 
     def __init__(self, workers: int = 1, budget_s: float | None = None) -> None:
         self.workers = workers
+        self.nice = NICE
+        """How much lower than the bot this thinker's worker processes run."""
         self.budget_s = budget_s
         self._pool: Executor | None = None
         self.pools_started = 0
-        """How many worker pools this thinker has started (1 + one per restart after a death)."""
+        """How many worker pools this thinker has started (the first, and one more after each death
+        of a worker and after each :data:`IDLE_S` without a decision)."""
         self._waiting: dict[Hashable, deque[_Decision]] = {}
         """Decisions not yet sent to a worker, per table; the dict's order is the rotation."""
         self._busy = 0
         self._serving: set[asyncio.Task[None]] = set()
-        self.warm_workers: set[int] = set()
-        """The process ids of the workers :meth:`start` saw ready (warmed up)."""
+        self._used = 0.0  # when the workers last answered (event loop time)
+        self._idle: asyncio.TimerHandle | None = None
 
     def _executor(self) -> Executor:
         if self._pool is None:
             if self.workers > 0:
-                context = multiprocessing.get_context("spawn")
                 self._pool = ProcessPoolExecutor(
-                    max_workers=self.workers, mp_context=context, initializer=_start_worker
-                )
+                    max_workers=self.workers,
+                    mp_context=workers.context(),
+                    initializer=_start_worker,
+                    initargs=(self.nice,),
+                )  # a worker is started for a decision when none is free, up to ``workers``
             else:
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
             self.pools_started += 1
         return self._pool
 
     async def start(self) -> None:
-        """Start every worker and wait (at most :data:`WARM_SECONDS`) until each has warmed up,
-        so that the first bot move does not pay for it. If that fails it is logged; the first
-        decision tries again."""
+        """Start the worker server (:mod:`bot.workers`) and wait until it is warm, so that the
+        first decision forks a warm worker in milliseconds; no worker process is started until a
+        decision needs one. The bot does not wait for this (it runs while the bot gets ready).
+        Where no server can be started, workers are spawned (and warm themselves) instead."""
         if self.workers == 0:
             return
-        loop = asyncio.get_running_loop()
-        pool: Executor | None = None
-        seen: set[int] = set()
-        until = time.perf_counter() + WARM_SECONDS
-        try:
-            pool = self._executor()
-            while not set(self.worker_pids()) <= seen or not seen:
-                if time.perf_counter() > until:
-                    log.warning("the AI workers took over %.0f s to warm up", WARM_SECONDS)
-                    return
-                pings = [loop.run_in_executor(pool, _ready) for _ in range(self.workers)]
-                seen.update(await asyncio.gather(*pings))
-                self.warm_workers = seen & set(self.worker_pids())
-        except (OSError, BrokenProcessPool) as exc:
-            log.warning("could not start the AI workers (%s); the first bot move tries again", exc)
-            if pool is not None:
-                self._retire(pool)
-            return
-        log.info("%d AI worker(s) started and warm", len(seen))
+        await workers.started()
+        how = "forked from the warm worker server" if workers.forking() else "spawned"
+        log.info("AI workers: up to %d, %s when a bot first moves", self.workers, how)
 
     @property
     def workers_busy(self) -> int:
@@ -332,18 +337,44 @@ class Thinker:
 
     async def _submit(self, args: tuple[Any, ...], work: Any = decide) -> Any:
         try:
+            await workers.started()  # a worker is then forked at once, never while the server warms
             pool = self._executor()
-        except OSError as exc:  # no pool could be made (out of semaphores, processes or memory)
+        except OSError as exc:  # no server or pool (out of semaphores, processes or memory)
             raise AIUnavailable(f"could not start the AI workers: {exc}") from exc
         try:
             try:
-                decision = asyncio.get_running_loop().run_in_executor(pool, work, *args)
-            except OSError as exc:  # submitting starts a worker if none is idle
+                # Submitting starts a worker if none is free, and multiprocessing then polls its
+                # other children: on a thread, so that the event loop never waits for either.
+                loop = asyncio.get_running_loop()
+                decision = await loop.run_in_executor(None, workers.bare, pool.submit, work, *args)
+            except OSError as exc:
                 raise AIUnavailable(f"could not start an AI worker: {exc}") from exc
-            return await decision
+            return await asyncio.wrap_future(decision)
         except (BrokenProcessPool, AIUnavailable):
             self._retire(pool)
             raise
+        finally:
+            self._end_when_idle()
+
+    def _end_when_idle(self) -> None:
+        """Stop the workers once they have answered nothing for :data:`IDLE_S`."""
+        loop = asyncio.get_running_loop()
+        self._used = loop.time()
+        if self._idle is None:
+            self._idle = loop.call_later(IDLE_S, self._ended_if_idle)
+
+    def _ended_if_idle(self) -> None:
+        self._idle = None
+        pool = self._pool
+        if not isinstance(pool, ProcessPoolExecutor):
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._used + IDLE_S - loop.time()
+        if self._busy or self._waiting or wait > 0:
+            self._idle = loop.call_later(max(wait, 0.0) or IDLE_S, self._ended_if_idle)
+            return
+        self._pool = None
+        pool.shutdown(wait=False, cancel_futures=True)
 
     @metrics.times_decisions
     async def choose(
@@ -457,6 +488,9 @@ class Thinker:
                 with contextlib.suppress(RuntimeError):  # its event loop is already closed
                     decision.answer.cancel()
         self._waiting.clear()
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None

@@ -18,16 +18,16 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot import seats
-from bot.archive import ledger
+from bot.archive import ledger, names
 from bot.archive.ratings import PROVISIONAL_GAMES, Ladder
 from bot.archive.replay import LogRow, Replay, log_rows, rebuild
-from bot.archive.results import USED, GameResult
-from bot.engine.core import format_text
+from bot.archive.results import USED, GameResult, SeatResult
+from bot.engine.core import counted, format_text, whole_number
 from bot.store import FINISHED, PLAYING, StoreError, TableRecord
 from cogs.boards import BOARDS, DRAWING
 from cogs.components import BotItem, table_number
-from cogs.replay_job import Drawer, DrawnReplay, ReplayJob
-from cogs.replies import reply, trim
+from cogs.replay_job import Drawer, DrawnReplay, ReplayJob, played_by, ranking_lines
+from cogs.replies import acknowledge, choices_or_nothing, reply, trim, update_message
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -51,16 +51,18 @@ def _cog(interaction: discord.Interaction) -> ArchiveCog:
     return cog
 
 
-def name_of(holder: str) -> str:
-    """How archive texts name who held a seat: a mention (shown, never pinging) or a bot."""
-    if seats.is_bot(holder):
-        return f"Bot ({seats.level_of(holder)})"
-    return f"<@{holder}>"
+def seat_text(result: GameResult, seat: SeatResult) -> str:
+    """A seat of an archived game as the game named it ("<@alice>", "Bot 3 (easy)", "a former
+    player"), marked when the game is not rated for its person (an AI played most of it)."""
+    name = names.holder_name(seat.player, names.seat_number([s.seat for s in result.seats], seat.seat))
+    if seat.rated:
+        return name
+    return f"{name} (unrated: the AI played {seat.by_ai} of {seat.decisions} decisions)"
 
 
 def place_text(place: int) -> str:
-    """1st, 2nd, 3rd, 4th..."""
-    suffix = {1: "st", 2: "nd", 3: "rd"}.get(place, "th")
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st..."""
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
     return f"{place}{suffix}"
 
 
@@ -71,8 +73,22 @@ def channel_link(guild_id: int, channel_id: int, message_id: int | None = None) 
 
 
 def ranking_text(result: GameResult) -> str:
-    """A finished game's ranking on one line."""
-    return ", ".join(f"{MEDALS.get(s.place, f'{s.place}.')} {name_of(s.player)}" for s in result.ranked())
+    """A finished game's ranking on one line: each place once, a place shared by several seats
+    (equal on the score and every tie-break) said so, medals only if someone won (when the Aliens
+    win nobody does)."""
+    won = any(s.winner for s in result.seats)
+    groups: dict[int, list[SeatResult]] = {}
+    for seat in result.ranked():
+        groups.setdefault(seat.place, []).append(seat)
+    parts = []
+    for place, group in groups.items():
+        mark = MEDALS.get(place, f"{place}.") if won else f"{place}."
+        who = " and ".join(seat_text(result, s) for s in group)
+        shared = ""
+        if len(group) > 1:
+            shared = " (shared victory)" if group[0].winner else " (shared)"
+        parts.append(f"{mark} {who}{shared}")
+    return ("nobody won · " if not won else "") + ", ".join(parts)
 
 
 def visible(interaction: discord.Interaction, channel_id: int) -> bool:
@@ -157,7 +173,10 @@ class StepButton(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> StepButton:
         return cls(
-            table_number(match["table"]), table_number(match["upto"]), int(match["step"]), match["kind"]
+            table_number(match["table"]),
+            table_number(match["upto"]),
+            table_number(match["step"]),
+            match["kind"],
         )
 
     async def pressed(self, interaction: discord.Interaction) -> None:
@@ -194,7 +213,7 @@ class StepSelect(
 
     async def pressed(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else "0"
-        step = int(value) if value.isdigit() else 0
+        step = whole_number(value, 0) or 0
         await _cog(interaction).show_step(interaction, self.table_id, self.upto, step)
 
 
@@ -219,7 +238,7 @@ class HistoryButton(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> HistoryButton:
-        return cls(int(match["member"]), int(match["page"]), match["kind"])
+        return cls(table_number(match["member"]), table_number(match["page"]), match["kind"])
 
     async def pressed(self, interaction: discord.Interaction) -> None:
         await _cog(interaction).show_history(interaction, self.member, self.page, edit=True)
@@ -424,7 +443,7 @@ class ArchiveCog(commands.Cog):
         record = await self._replayable(interaction, table_id)
         if record is None:
             return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await acknowledge(interaction, ephemeral=True, thinking=True)
         payload = await self._step_payload(record, record.version, 0)
         payload["files"] = payload.pop("attachments")
         await interaction.followup.send(**payload, ephemeral=True)
@@ -434,7 +453,7 @@ class ArchiveCog(commands.Cog):
         record = await self._replayable(interaction, table_id)
         if record is None:
             return
-        await interaction.response.defer()
+        await acknowledge(interaction)
         payload = await self._step_payload(record, min(upto, record.version), step)
         await interaction.edit_original_response(**payload)
 
@@ -446,23 +465,27 @@ class ArchiveCog(commands.Cog):
         previous = replay.steps[index - 1].view if index > 0 else None
         png = await BOARDS.png(step.view, previous)
         holders_now = dict(replay.holders)
-        names = {seat: name_of(holders_now.get(seat, seat)) for seat in record.seats}
+        numbers = {seat: names.seat_number(record.seats, seat) for seat in record.seats}
+        named = {seat: names.holder_name(holders_now.get(seat, seat), numbers[seat]) for seat in record.seats}
         if step.seat and step.holder:
-            names[step.seat] = name_of(step.holder)
+            named[step.seat] = names.holder_name(step.holder, numbers.get(step.seat, 0))
         if step.turn is None:
             head = f"**{record.game}** table #{record.id} · the start (step 1 of {total})"
-            body = ["Seats: " + ", ".join(names[s] for s in record.seats)]
+            body = ["Seats: " + ", ".join(named[s] for s in record.seats)]
         else:
             head = f"**{record.game}** table #{record.id} · turn {step.turn} (step {index + 1} of {total})"
-            who = names.get(step.seat or "", "") or "?"
+            who = named.get(step.seat or "", "") or "?"
             others = [d for d in step.deciders.get(step.seat or "", []) if d != step.holder]
-            played_for = f" (played by {', '.join(name_of(d) for d in others)})" if others else ""
-            body = [f"{who}{played_for}'s turn:"]
-            body += [f"• {format_text(line, names)}" for line in step.lines] or ["• (nothing public)"]
+            played_for = played_by(others, numbers.get(step.seat or "", 0))
+            body = [f"{who}'s turn{played_for}:"]
+            body += [f"• {format_text(line, named)}" for line in step.lines] or ["• (nothing public)"]
         if index == total - 1 and not replay.complete:
             body.append("This is the current turn: the game is still running.")
         if index == total - 1 and replay.result is not None:
-            body.append(f"🏁 {format_text(str(replay.result.get('text', '')), names)}")
+            body.append(f"🏁 {format_text(str(replay.result.get('text', '')), named)}")
+            game_cls = self.bot.registry.get(record.game)
+            label, one = (game_cls.score_label, game_cls.score_label_one) if game_cls else ("points", "point")
+            body += ranking_lines(replay.result, named, label, one)
         view = discord.ui.View(timeout=None)
         view.add_item(StepButton(record.id, upto, 0, "first", disabled=index == 0))
         view.add_item(StepButton(record.id, upto, max(index - 1, 0), "prev", disabled=index == 0))
@@ -481,13 +504,15 @@ class ArchiveCog(commands.Cog):
         if game:
             game_cls = self.bot.registry.get(game)
             if game_cls is None:
-                names = ", ".join(self.bot.registry.names())
-                await reply(interaction, f"Unknown game. Choose one of: {names}.")
+                known = ", ".join(self.bot.registry.names())
+                await reply(interaction, f"Unknown game. Choose one of: {known}.")
                 return None
             return game_cls.name
         played = await ledger.played_games(self.store, interaction.guild_id or 0, player)
         if not played:
-            await reply(interaction, f"{name_of(player)} has not finished a game on this server yet.")
+            await reply(
+                interaction, f"{names.entry_name(player)} has not finished a game on this server yet."
+            )
             return None
         return played[0]
 
@@ -539,7 +564,7 @@ class ArchiveCog(commands.Cog):
         shown = [f for f in found if visible(interaction, f.channel_id)]
         pages = max(1, -(-len(shown) // HISTORY_PAGE))
         page = min(max(page, 0), pages - 1)
-        whose = f"of {name_of(player)} " if player else ""
+        whose = f"of {names.mention(player)} " if player else ""
         if not shown:
             text = f"📜 No finished tables {whose}on this server yet."
         else:
@@ -558,12 +583,13 @@ class ArchiveCog(commands.Cog):
             view.add_item(HistoryButton(member, page + 1, "next"))
         payload: dict[str, Any] = {"content": trim(text), "view": view}
         if edit:
-            await interaction.response.edit_message(**payload)
+            await update_message(interaction, **payload)
         else:
             await reply(interaction, payload["content"], view=view)
 
     async def open_tables(self, interaction: discord.Interaction) -> None:
-        """/game open: the server's lobbies waiting for players (not those with listed=off)."""
+        """/game open: the server's lobbies waiting for players (not those with listed=off, nor
+        full ones: they wait for their host to start, not for players)."""
         if interaction.guild is None:
             await reply(interaction, NOT_HERE)
             return
@@ -574,11 +600,14 @@ class ArchiveCog(commands.Cog):
                 continue
             game_cls = self.bot.registry.get(record.game)
             most = game_cls.max_players if game_cls is not None else len(record.seats)
+            if len(record.seats) >= most:
+                continue
             options = " ".join(f"{k}={v}" for k, v in record.options.items())
             link = channel_link(record.guild_id or 0, record.channel_id, record.message_id)
             lines.append(
                 f"• **#{record.id} {record.game}** in <#{record.channel_id}> · {len(record.seats)} of {most} "
-                f"seats taken, {max(most - len(record.seats), 0)} free · host {name_of(record.host_id)}"
+                f"seats taken, {max(most - len(record.seats), 0)} free · "
+                f"host {names.holder_name(record.host_id, 0)}"
                 + (f" · {options}" if options else "")
                 + f" · [join]({link})"
             )
@@ -604,23 +633,38 @@ def stats_text(
     guild_id: int,
     interaction: discord.Interaction,
 ) -> str:
-    """What /game stats says about ``player`` at ``game`` on this server."""
-    if player not in ladder.ratings or total == 0:
-        return f"{name_of(player)} has not finished a game of {game} on this server yet."
-    rating = ladder.ratings[player]
+    """What /game stats says about ``player`` at ``game`` on this server: games, wins and places
+    count the rated games only (a game an AI played most of for them is listed, marked unrated)."""
+    who = names.entry_name(player)
+    if total == 0 or not mine:
+        return f"{who} has not finished a game of {game} on this server yet."
     seats_of = [next(s for s in f.result.seats if s.player == player) for f in mine]
-    wins = sum(1 for s in seats_of if s.winner)
-    best = min(s.place for s in seats_of)
-    lines = [f"📊 {name_of(player)} at **{game}** on this server"]
-    provisional = (
-        f" · provisional ({rating.games} of {PROVISIONAL_GAMES} games)" if rating.provisional(player) else ""
-    )
-    lines.append(
-        f"Rating **{rating.mu:.1f}** ± {rating.sigma:.1f} (μ ± σ; leaderboard value μ − 3σ = "
-        f"{rating.conservative:.1f}){provisional}"
-    )
-    rate = 100 * wins / len(seats_of)
-    lines.append(f"Games {len(seats_of)} · wins {wins} ({rate:.0f} %) · best finish {place_text(best)}")
+    rated = [s for s in seats_of if s.rated]
+    unrated = len(seats_of) - len(rated)
+    lines = [f"📊 {who} at **{game}** on this server"]
+    rating = ladder.ratings.get(player)
+    if rating is None or not rated:
+        lines.append(
+            f"No rating yet: {counted(unrated, 'game')} finished, none rated (the AI played most of "
+            "the decisions of each)."
+        )
+    else:
+        provisional = (
+            f" · provisional ({rating.games} of {PROVISIONAL_GAMES} games)"
+            if rating.provisional(player)
+            else ""
+        )
+        lines.append(
+            f"Rating **{rating.mu:.1f}** ± {rating.sigma:.1f} (μ ± σ; leaderboard value μ − 3σ = "
+            f"{rating.conservative:.1f}){provisional}"
+        )
+        wins = sum(1 for s in rated if s.winner)
+        best = min(s.place for s in rated)
+        rate = 100 * wins / len(rated)
+        also = f" · {unrated} more unrated (the AI played most of them)" if unrated else ""
+        lines.append(
+            f"Games {len(rated)} · wins {wins} ({rate:.0f} %) · best finish {place_text(best)}{also}"
+        )
     noun = USED.get(game, ("", None))[0]
     if noun:
         used: dict[str, int] = {}
@@ -634,13 +678,15 @@ def stats_text(
     for item, seat in list(zip(mine, seats_of, strict=True))[:5]:
         result = item.result
         link = channel_link(guild_id, item.channel_id, item.message_id)
-        medal = MEDALS.get(seat.place, "▫️")
+        won = any(s.winner for s in result.seats)
+        medal = MEDALS.get(seat.place, "▫️") if won and seat.rated else "▫️"
         shared = any(s.place == seat.place and s.seat != seat.seat for s in result.seats)
         tie = " (shared)" if shared else ""
+        not_rated = " · unrated (the AI played most of it)" if not seat.rated else ""
         when = f"<t:{_epoch(result.finished_at)}:d>"
         lines.append(
-            f"{medal} {place_text(seat.place)}{tie} of {len(result.seats)} · table #{result.table_id} · "
-            f"{when} · [view]({link})"
+            f"{medal} {place_text(seat.place)}{tie} of {len(result.seats)}{not_rated} · "
+            f"table #{result.table_id} · {when} · [view]({link})"
         )
     return "\n".join(lines)
 
@@ -656,7 +702,7 @@ def leaderboard_text(game: str, ladder: Ladder, user: str) -> str:
         rating = ladder.ratings[player]
         mark = " *(provisional)*" if rating.provisional(player) else ""
         return (
-            f"{MEDALS.get(place, f'{place}.')} {name_of(player)} **{rating.conservative:.1f}** "
+            f"{MEDALS.get(place, f'{place}.')} {names.entry_name(player)} **{rating.conservative:.1f}** "
             f"(μ {rating.mu:.1f} ± {rating.sigma:.1f}) · {rating.games} games, {rating.wins} wins{mark}"
         )
 
@@ -672,6 +718,7 @@ def leaderboard_text(game: str, ladder: Ladder, user: str) -> str:
 # -- commands (added to the /game group) -------------------------------------------------------
 
 
+@choices_or_nothing
 async def finished_table_names(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
@@ -684,8 +731,8 @@ async def finished_table_names(
 
 async def game_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Registered games matching what the user typed."""
-    names = _cog(interaction).bot.registry.names()
-    return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n.lower()][:25]
+    known = _cog(interaction).bot.registry.names()
+    return [app_commands.Choice(name=n, value=n) for n in known if current.lower() in n.lower()][:25]
 
 
 @app_commands.command(
@@ -695,13 +742,14 @@ async def game_names(interaction: discord.Interaction, current: str) -> list[app
 @app_commands.autocomplete(table=finished_table_names)
 async def replay_command(interaction: discord.Interaction, table: str | None = None) -> None:
     async with interaction.client.working():  # type: ignore[attr-defined]
-        wanted = table.strip().lstrip("#") if table else None
-        if wanted is not None and not wanted.isdigit():
+        wanted = table.strip().lstrip("#") if table and table.strip() else None
+        number = whole_number(wanted, 1) if wanted is not None else None
+        if wanted is not None and number is None:
             await reply(
                 interaction, "Name the table by its number, e.g. `12` (the list shows finished tables)."
             )
             return
-        await _cog(interaction).post_replay(interaction, int(wanted) if wanted else None)
+        await _cog(interaction).post_replay(interaction, number)
 
 
 @app_commands.command(name="stats", description="A player's record at a game on this server")

@@ -106,7 +106,7 @@ async def turn_lines(host: TableHost, table: Table, turn: int | None) -> list[st
     if turn is None:
         return await catch_up_lines(host, table, None)
     names = table.names()
-    lines = await host.store.turn_summaries(table.record.id, turn, table.record.version)
+    lines = await host.turn_summaries(table, turn)
     body = [f"• {format_text(line, names)}" for line in lines]
     while body and sum(len(line) + 1 for line in body) > BUDGET:
         body.pop(0)  # a turn longer than a message: keep its end

@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.engine.core import Prompt
+from bot.engine.core import Prompt, whole_number
 from bot.store import TableRecord
 from cogs.labels import BUTTON_LABEL, OPTION_DESCRIPTION, OPTION_LABEL, Words, fit, raw_words
 from cogs.picker import DONE, StalePath, Step, decode_path, encode_path
-from cogs.replies import answer_failure
+from cogs.replies import answer_failure, begin
 
 if TYPE_CHECKING:
     from cogs.ui import TableUI
@@ -41,8 +41,7 @@ MALFORMED: tuple[int, ...] = (999_999,)
 def table_number(text: str) -> int:
     """A table id or version read from a custom id; one no table can have (a crafted id with too
     many digits for the database) reads as 0, which matches no table."""
-    number = int(text)
-    return number if number < 2**63 else 0
+    return whole_number(text, 0) or 0
 
 
 def _path(text: str) -> tuple[int, ...]:
@@ -81,6 +80,7 @@ class BotItem:
         """Handle a click or selection (each component says how)."""
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        begin(interaction)  # answered in time whatever the store does (bot.answering)
         async with interaction.client.working():  # type: ignore[attr-defined]
             try:
                 await self.pressed(interaction)
@@ -244,7 +244,9 @@ class PickSelect(
 
     async def pressed(self, interaction: discord.Interaction) -> None:
         value = self.item.values[0] if self.item.values else ""
-        index = int(value) if value.isdigit() else MALFORMED[0]
+        index = whole_number(value, 0)
+        if index is None:
+            index = MALFORMED[0]
         await _ui(interaction).play.picked(
             interaction,
             scope=self.scope,

@@ -18,7 +18,7 @@ from bot.tables import Table, TableError
 from cogs import components as comp
 from cogs import cooldowns, privacy
 from cogs.picker import ActionTree
-from cogs.replies import reply, send_public
+from cogs.replies import acknowledge, choices_or_nothing, reply, send_public
 from cogs.seatnames import seat_choice
 
 if TYPE_CHECKING:
@@ -120,6 +120,7 @@ class GameCog(commands.Cog):
                     suggestions.append(app_commands.Choice(name=text[:100], value=text[:100]))
         return suggestions[:25]
 
+    @choices_or_nothing
     async def legal_notations(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -131,6 +132,7 @@ class GameCog(commands.Cog):
         tree = ActionTree(table.game, seat)
         return [app_commands.Choice(name=n[:100], value=n[:100]) for n in tree.matching(current)]
 
+    @choices_or_nothing
     async def seat_names(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
@@ -165,7 +167,7 @@ class GameCog(commands.Cog):
                 if isinstance(channel, discord.Thread) or not isinstance(channel, discord.TextChannel):
                     await reply(interaction, "thread=on works in a text channel (not inside a thread).")
                     return
-                await interaction.response.defer(thinking=True)
+                await acknowledge(interaction, thinking=True)
                 try:
                     channel = await channel.create_thread(
                         name=f"{game} table by {interaction.user.display_name}"[:100],
@@ -431,6 +433,7 @@ class GameCog(commands.Cog):
         table = await self.host.current(interaction.channel_id or 0)
         return table.record.game if table else None
 
+    @choices_or_nothing
     async def help_topic_names(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:

@@ -9,7 +9,7 @@ import discord
 from bot import seats
 from bot.tables import Outcome, Table, TableError
 from cogs import components as comp
-from cogs.replies import APPLIED, reply, send_public
+from cogs.replies import APPLIED, acknowledge, reply, send_public, update_message
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -70,10 +70,12 @@ class LobbyUI:
             await self.announce_start(interaction, outcome, from_lobby_message=True)
             return
         if table.record.is_open:
-            await interaction.response.edit_message(**self.payload(table))
+            await update_message(interaction, **self.payload(table))
         else:
-            await interaction.response.edit_message(
-                content=f"**{table.record.game}** table #{table.record.id} closed: everyone left.", view=None
+            await update_message(
+                interaction,
+                content=f"**{table.record.game}** table #{table.record.id} closed: everyone left.",
+                view=None,
             )
 
     async def announce_start(
@@ -90,9 +92,9 @@ class LobbyUI:
             + "."
         )
         if from_lobby_message:
-            await interaction.response.edit_message(content=started, view=None)
+            await update_message(interaction, content=started, view=None)
         else:
-            await interaction.response.defer(thinking=True)  # the board is drawn next
+            await acknowledge(interaction, thinking=True)  # the board is drawn next
             await turns.edit_table_message(table, content=started, view=None)
         await turns.post(table, interaction, strip_previous=False)
         await self.bot.ui.private.deliver(outcome, interaction)
@@ -101,7 +103,7 @@ class LobbyUI:
     async def abandon_answer(self, interaction: discord.Interaction, confirmed: bool, table_id: int) -> None:
         """The host's answer to the abandon confirmation."""
         if not confirmed:
-            await interaction.response.edit_message(content="The game goes on.", view=None)
+            await update_message(interaction, content="The game goes on.", view=None)
             return
         may_manage = bool(interaction.permissions.manage_channels)
         try:
@@ -112,9 +114,9 @@ class LobbyUI:
                 table_id=table_id,
             )
         except TableError as exc:
-            await interaction.response.edit_message(content=str(exc), view=None)
+            await update_message(interaction, content=str(exc), view=None)
             return
-        await interaction.response.edit_message(content="Abandoned.", view=None)
+        await update_message(interaction, content="Abandoned.", view=None)
         await self.bot.ui.turns.strip_components(table)
         await send_public(
             interaction,

@@ -28,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from bot import workers as workers_server
+
 log = logging.getLogger(__name__)
 
 _HEADER = struct.Struct("!i")
@@ -52,7 +54,10 @@ def _serve(
     """A worker's life: start up, say it is ready, then answer calls until the bot goes away."""
     if initializer is not None:
         initializer(*initargs)
-    conn.send_bytes(pickle.dumps(os.getpid()))
+    try:
+        conn.send_bytes(pickle.dumps(os.getpid()))
+    except OSError:  # the bot gave up on this worker (or ended) while it started: nothing to do
+        return
     while True:
         try:
             args = pickle.loads(conn.recv_bytes())
@@ -76,11 +81,12 @@ def _serve(
 class _Worker:
     """One worker process and the loop's ends of its socket."""
 
-    process: Any  # multiprocessing's SpawnProcess
+    process: Any  # multiprocessing's process object (forked from the worker server, or spawned)
     reader: asyncio.StreamReader
     writer: asyncio.StreamWriter
     pid: int = 0
     busy: bool = False  # a feeder is giving it calls
+    used: float = 0.0  # when it last finished answering (event loop time)
 
 
 async def _read_frame(reader: asyncio.StreamReader) -> bytes:
@@ -97,13 +103,19 @@ def _frame(payload: bytes) -> bytes:
 
 
 class PipeWorkers:
-    """``count`` spawned worker processes running ``function``, each started with
+    """Up to ``count`` worker processes running ``function``, each started with
     ``initializer(*initargs)``; :meth:`call` runs ``function(*args)`` on a free worker (calls
     wait their turn, first come first served) and returns its answer or raises its exception.
 
-    A worker that dies fails the call it was answering with :class:`WorkerDied` and is replaced.
-    The workers belong to the event loop that started them; called from another loop, the pool
-    starts new ones there.
+    Workers are started when calls need them: a call that finds every worker busy starts one
+    more, up to ``count`` (forked from the bot's warm worker server, :mod:`bot.workers`, so in
+    milliseconds); with ``idle_s`` set, a worker that has answered nothing for that long is
+    stopped. Calls go to the first free worker in the order the workers were started, so under a
+    light load one worker answers most of them and the others end.
+
+    A worker that dies fails the call it was answering with :class:`WorkerDied` and is dropped;
+    the next call that needs a worker starts a new one. The workers belong to the event loop that
+    started them; called from another loop, the pool starts new ones there.
     """
 
     def __init__(
@@ -113,66 +125,70 @@ class PipeWorkers:
         initializer: Callable[..., Any] | None = None,
         initargs: tuple[Any, ...] = (),
         start_timeout: float = 120.0,
+        idle_s: float | None = None,
     ) -> None:
         self.count = count
         self.function = function
         self.initializer = initializer
         self.initargs = initargs
         self.start_timeout = start_timeout
+        self.idle_s = idle_s
+        self.started = 0
+        """How many worker processes this pool has started (and seen ready)."""
         self._workers: list[_Worker] = []
+        self._starting = 0  # workers being started for the calls waiting
         self._waiting: deque[tuple[tuple[Any, ...], asyncio.Future[Any]]] = deque()
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._runners: set[asyncio.Task[None]] = set()
-        self._starting: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()  # feeders and workers being started
+        self._reaper: asyncio.TimerHandle | None = None
 
     def pids(self) -> list[int]:
         """The process ids of the running workers."""
         return [worker.pid for worker in self._workers if worker.pid]
 
-    @property
-    def ready(self) -> bool:
-        """Whether the workers have started for the running event loop."""
-        starting = self._starting
-        return (
-            starting is not None
-            and starting.done()
-            and not starting.cancelled()
-            and starting.exception() is None
-            and self._loop is asyncio.get_running_loop()
-        )
-
-    async def start(self) -> None:
-        """Spawn the workers and wait until each has run its initializer (raises ``OSError``,
-        :class:`CannotStart` among them, if one cannot be started; then none is left running, and
-        the next call tries again). Calls made meanwhile wait for the same start."""
+    def _bind(self) -> asyncio.AbstractEventLoop:
+        """The running loop, the pool's own from now on (its workers from another are stopped)."""
         loop = asyncio.get_running_loop()
-        if self._loop is not loop or self._starting is None:
+        if self._loop is not loop:
             self.close()
             self._loop = loop
-            self._starting = loop.create_task(self._start_all())
-        await asyncio.shield(self._starting)
+        return loop
 
-    async def _start_all(self) -> None:
-        assert self._loop is not None
-        spawned = await asyncio.gather(*(self._spawn() for _ in range(self.count)), return_exceptions=True)
+    async def start(self, count: int | None = None) -> None:
+        """Start workers until ``count`` (default: all ``count`` of the pool) run, and wait until
+        each has run its initializer (raises ``OSError``, :class:`CannotStart` among them, if one
+        cannot be started; then none of those is left running)."""
+        loop = self._bind()
+        want = self.count if count is None else min(count, self.count)
+        missing = want - len(self._workers) - self._starting
+        if missing <= 0:
+            return
+        self._starting += missing
+        try:
+            spawned = await asyncio.gather(*(self._spawn() for _ in range(missing)), return_exceptions=True)
+        finally:
+            self._starting -= missing
         workers = [worker for worker in spawned if isinstance(worker, _Worker)]
         failed = [error for error in spawned if not isinstance(error, _Worker)]
-        if failed:
+        if failed or self._loop is not loop:
             for worker in workers:
                 self._stop(worker)
-            self._loop = self._starting = None  # the next call tries again
-            raise failed[0]
-        self._workers = workers
+            if failed:
+                raise failed[0]
+            return
+        self._workers.extend(workers)
         self._feed()
 
     async def _spawn(self) -> _Worker:
-        context = multiprocessing.get_context("spawn")
+        await workers_server.started()  # then starting a process takes milliseconds
+        context = workers_server.context()
         ours, theirs = context.Pipe(duplex=True)
         process = context.Process(
             target=_serve, args=(theirs, self.initializer, self.initargs, self.function), daemon=True
         )
         try:
-            process.start()
+            # on a thread: multiprocessing polls its other children as it starts one
+            await asyncio.get_running_loop().run_in_executor(None, workers_server.bare, process.start)
         finally:
             theirs.close()
         sock = socket.socket(fileno=os.dup(ours.fileno()))
@@ -185,41 +201,81 @@ class PipeWorkers:
             self._stop(worker)
             raise CannotStart(f"a worker did not start ({exc!r})") from None
         worker.pid = pickle.loads(frame)
+        worker.used = asyncio.get_running_loop().time()
+        self.started += 1
         return worker
 
-    def _feed(self) -> None:
-        """Set every idle worker to the calls waiting. A worker's feeder lives only while calls
-        wait: nothing of the pool waits on the loop while there is no work (which is also what
-        lets a test harness tell when the bot is done)."""
+    def _task(self, coroutine: Any) -> None:
         assert self._loop is not None
-        for index, worker in enumerate(self._workers):
-            if not self._waiting:
+        task = self._loop.create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _feed(self) -> None:
+        """Set every idle worker to the calls waiting, and start one more worker for each call
+        still waiting that no worker being started will take (up to ``count``). A worker's
+        feeder lives only while calls wait: nothing of the pool waits on the loop while there is
+        no work (which is also what lets a test harness tell when the bot is done)."""
+        if self._loop is None:
+            return
+        taken = 0  # calls that the workers set going here will take (they are still waiting)
+        for worker in self._workers:
+            if taken >= len(self._waiting):
                 return
             if not worker.busy:
                 worker.busy = True
-                runner = self._loop.create_task(self._run(index))
-                self._runners.add(runner)
-                runner.add_done_callback(self._runners.discard)
+                taken += 1
+                self._task(self._run(worker))
+        more = min(
+            len(self._waiting) - taken - self._starting, self.count - len(self._workers) - self._starting
+        )
+        for _ in range(max(more, 0)):
+            self._starting += 1
+            self._task(self._grow())
 
-    async def _run(self, index: int) -> None:
-        """Feed the waiting calls to worker ``index`` one at a time until none waits; replace
-        the worker if it dies. A call whose caller gave up is still answered (and the answer
-        dropped), so the next answer read is the next call's."""
+    async def _grow(self) -> None:
+        """Start one more worker for the calls waiting. If none can be started and no worker is
+        left to answer them, they fail with the reason."""
+        loop = self._loop
+        try:
+            worker = await self._spawn()
+        except OSError as exc:
+            self._starting -= 1
+            if self._workers or self._starting:
+                log.warning("cannot start one more worker (%s)", exc)
+                return
+            while self._waiting:
+                _args, future = self._waiting.popleft()
+                if not future.done():
+                    future.set_exception(CannotStart(str(exc)))
+            return
+        except BaseException:
+            self._starting -= 1
+            raise
+        self._starting -= 1
+        if self._loop is not loop:  # closed meanwhile
+            self._stop(worker)
+            return
+        self._workers.append(worker)
+        self._feed()
+
+    async def _run(self, worker: _Worker) -> None:
+        """Feed the waiting calls to ``worker`` one at a time until none waits; drop the worker
+        if it dies. A call whose caller gave up is still answered (and the answer dropped), so
+        the next answer read is the next call's."""
         try:
             while self._waiting:
                 args, future = self._waiting.popleft()
                 if future.done():  # its caller gave up while it waited
                     continue
-                worker = self._workers[index]
                 try:
                     worker.writer.write(_frame(pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL)))
                     ok, answer = pickle.loads(await _read_frame(worker.reader))
                 except (asyncio.IncompleteReadError, ConnectionError, OSError) as exc:
-                    worker.pid = 0
                     if not future.done():
                         future.set_exception(WorkerDied(f"a worker died ({exc!r})"))
-                    await self._replace(index)
-                    continue
+                    self._drop(worker)
+                    return
                 except asyncio.CancelledError:
                     if not future.done():
                         future.set_exception(WorkerDied("the workers were closed"))
@@ -231,25 +287,42 @@ class PipeWorkers:
                 else:
                     future.set_exception(answer)
         finally:
-            if index < len(self._workers):
-                self._workers[index].busy = False
+            worker.busy = False
+            if self._loop is not None and worker in self._workers:
+                worker.used = self._loop.time()
+                self._reap_later()
+            self._feed()  # calls left by a worker that died get another
 
-    async def _replace(self, index: int) -> None:
-        self._stop(self._workers[index])
-        try:
-            self._workers[index] = await self._spawn()
-            self._workers[index].busy = True  # its feeder goes on with the calls waiting
-        except OSError as exc:
-            log.warning("cannot restart a worker (%s)", exc)
-            self._workers[index].pid = 0
-            await asyncio.sleep(1.0)  # try again at the next call, not in a tight loop
+    def _drop(self, worker: _Worker) -> None:
+        """Stop ``worker`` and forget it."""
+        worker.pid = 0
+        self._stop(worker)
+        if worker in self._workers:
+            self._workers.remove(worker)
+
+    def _reap_later(self) -> None:
+        if self.idle_s is None or self._reaper is not None or self._loop is None:
+            return
+        idle = [worker.used for worker in self._workers if not worker.busy]
+        if idle:
+            delay = max(min(idle) + self.idle_s - self._loop.time(), 0.0)
+            self._reaper = self._loop.call_later(delay, self._reap)
+
+    def _reap(self) -> None:
+        """Stop the workers that have answered nothing for ``idle_s``."""
+        self._reaper = None
+        if self._loop is None or self.idle_s is None:
+            return
+        now = self._loop.time()
+        for worker in [w for w in self._workers if not w.busy and now - w.used >= self.idle_s]:
+            self._drop(worker)
+        self._reap_later()
 
     async def call(self, *args: Any) -> Any:
-        """``function(*args)`` on the next free worker (starting the workers if this loop has
-        none yet)."""
-        await self.start()
-        assert self._loop is not None
-        future: asyncio.Future[Any] = self._loop.create_future()
+        """``function(*args)`` on the next free worker (starting one if every worker is busy and
+        there may be more)."""
+        loop = self._bind()
+        future: asyncio.Future[Any] = loop.create_future()
         self._waiting.append((args, future))
         self._feed()
         return await future
@@ -260,15 +333,18 @@ class PipeWorkers:
             worker.writer.close()
         with contextlib.suppress(Exception):
             worker.process.kill()
-            worker.process.join(timeout=1)
+            workers_server.bare(worker.process.join, 1)
 
     def close(self) -> None:
         """Stop the workers; calls still waiting or running fail with :class:`WorkerDied`."""
-        starting, self._starting = self._starting, None
-        for runner in [*self._runners, *([starting] if starting is not None else [])]:
+        if self._reaper is not None:
+            self._reaper.cancel()
+            self._reaper = None
+        tasks, self._tasks = self._tasks, set()
+        self._loop = None
+        for task in tasks:
             with contextlib.suppress(RuntimeError):  # its loop may be closed already
-                runner.cancel()
-        self._runners = set()
+                task.cancel()
         while self._waiting:
             _args, future = self._waiting.popleft()
             if not future.done():
@@ -276,4 +352,3 @@ class PipeWorkers:
         for worker in self._workers:
             self._stop(worker)
         self._workers = []
-        self._loop = None

@@ -3,22 +3,31 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.engine.core import Action, format_text, shorten
-from bot.tables import ChangedSince, OutOfDate, Table, TableError
+from bot.tables import ChangedSince, OutOfDate, Table, TableError, Typed
 from cogs import components as comp
 from cogs import labels
 from cogs.picker import StalePath, Step, choice_tree, split_choices
-from cogs.replies import APPLIED, reply
+from cogs.replies import APPLIED, acknowledge, reply, update_message
 from cogs.turns import root_step
 
 if TYPE_CHECKING:
     from bot.app import TableBot
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a picker click is refused: ``text`` for the user; ``stale``: show the current board."""
+
+    text: str
+    stale: bool = False
 
 
 class Play:
@@ -42,42 +51,66 @@ class Play:
         path: tuple[int, ...],
         page: int = 0,
     ) -> None:
-        """A click or selection in a picker: show the next step, or apply the chosen action."""
+        """A click or selection in a picker: show the next step, or apply the chosen action.
+
+        The choice is found on this process's copy of the table without asking the store: an
+        action is applied through ``act``, which checks the copy against the store under the
+        table's lock. Anything else (a next step, a refusal) is decided again on a checked copy
+        when the store is shared with other processes, so it never rests on a stale copy."""
         turns = self.bot.ui.turns
-        table = await turns.drawn_table(interaction, table_id, version)
+        table = await turns.drawn_table(interaction, table_id, version, checked=False)
         if table is None:
             return
         seat = table.seat_of(str(interaction.user.id))
-        prompt = table.game.prompt()
-        if prompt is None:
-            await reply(interaction, "The game is over.")
+        reached = self._reach(table, seat, scope, path)
+        applies = isinstance(reached, dict)  # an action (act() checks the table under its lock)
+        if not applies and self.host.store.shared:
+            table = await turns.drawn_table(interaction, table_id, version)
+            if table is None:
+                return
+            seat = table.seat_of(str(interaction.user.id))
+            reached = self._reach(table, seat, scope, path)
+        if isinstance(reached, Refusal):
+            if reached.stale:
+                await turns.show_out_of_date(interaction, reached.text)
+            else:
+                await reply(interaction, reached.text)
             return
+        if isinstance(reached, Step):
+            assert seat is not None
+            if scope == comp.PUBLIC:
+                payload = await turns.payload(table, step=reached, page=page, with_board=False)
+                await update_message(interaction, **payload)
+            else:
+                await update_message(interaction, **self.private_picker(table, seat, reached, page))
+            return
+        await self.perform(interaction, table, reached, version=version, on_turn_message=scope == comp.PUBLIC)
+
+    @staticmethod
+    def _reach(table: Table, seat: str | None, scope: str, path: tuple[int, ...]) -> Step | Action | Refusal:
+        """Where a click on the picker of ``scope`` at ``path`` leads for ``seat``: the next step,
+        the chosen action, or why it is refused."""
+        game = table.game
+        assert game is not None
+        prompt = game.prompt()
+        if prompt is None:
+            return Refusal("The game is over.")
         if scope == comp.PUBLIC and (seat is None or seat != prompt.player):
             names = table.names()
             hint = f" Waiting for {names.get(prompt.player, prompt.player)}." if prompt.player else ""
             if seat in prompt.others:
                 hint += f" Use the **{prompt.others_label or 'out-of-turn'}** button."
-            await reply(interaction, f"It is not your decision.{hint}")
-            return
+            return Refusal(f"It is not your decision.{hint}")
         if scope == comp.PRIVATE and (seat is None or seat not in prompt.deciders()):
-            await reply(interaction, "It is not your decision right now.")
-            return
-        tree = choice_tree(table.game, seat, private=scope == comp.PRIVATE)
+            return Refusal("It is not your decision right now.")
+        assert seat is not None
+        tree = choice_tree(game, seat, private=scope == comp.PRIVATE)
         try:
             if tree is None:
                 raise StalePath()
-            reached = tree.walk(path)
+            return tree.walk(path)
         except StalePath:
-            await turns.show_out_of_date(interaction, "That choice is no longer available.")
-            return
-        if isinstance(reached, Step):
-            if scope == comp.PUBLIC:
-                payload = await turns.payload(table, step=reached, page=page, with_board=False)
-                await interaction.response.edit_message(**payload)
-            else:
-                await interaction.response.edit_message(**self.private_picker(table, seat, reached, page))
-            return
-        await self.perform(interaction, table, reached, version=version, on_turn_message=scope == comp.PUBLIC)
+            return Refusal("That choice is no longer available.", stale=True)
 
     def private_picker(self, table: Table, seat: str, step: Step, page: int = 0) -> dict[str, Any]:
         """The ephemeral picker shown to one player, ``seat`` (out-of-turn or private choices)."""
@@ -148,9 +181,9 @@ class Play:
         """
         component = interaction.type is discord.InteractionType.component
         if component:
-            await interaction.response.defer()
+            await acknowledge(interaction)
         else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await acknowledge(interaction, ephemeral=True, thinking=True)
         try:
             outcome = await self.host.act(
                 table.record.channel_id,
@@ -158,7 +191,8 @@ class Play:
                 action,
                 table_id=table.record.id,
                 version=version,
-                seen_at=None if component else interaction.created_at,
+                typed=None if component else Typed(interaction.id, table.record.version),
+                interaction_id=interaction.id,
             )
         except ChangedSince as exc:
             current = await self.host.current(table.record.channel_id)

@@ -8,17 +8,20 @@ import discord
 
 from bot import privacy
 from bot.store import LOBBY
-from cogs.replies import reply, trim
+from cogs.replies import acknowledge, reply, trim
 
 if TYPE_CHECKING:
     from bot.app import TableBot
 
 EXPLAINED = (
     "**/game forget-me** removes you from this bot's records:\n"
-    "• in every finished game, your Discord id is replaced by “a former player” in the table's "
-    "record and its log (the games and their scores stay, without you);\n"
     "• your seats in running games are handed to an AI, which plays them to the end;\n"
-    "• you leave every lobby you sit in.\n"
+    "• you leave every lobby you sit in;\n"
+    "• then no table keeps your Discord id or your name: in every game, finished or not, you are "
+    "“a former player” in the table's record, its log, its boards, history and replays (the games "
+    "and their scores stay, without you; your rating is kept under no name, only so that the "
+    "others' ratings stay as they were, and is never shown), and your settings (quiet hours) are "
+    "deleted.\n"
     "Messages already posted in channels belong to Discord and stay as they are. This cannot be "
     "undone. To go ahead: `/game forget-me confirm:True`."
 )
@@ -29,7 +32,7 @@ async def forget_me(bot: TableBot, interaction: discord.Interaction, confirm: bo
     if not confirm:
         await reply(interaction, EXPLAINED)
         return
-    await interaction.response.defer(ephemeral=True, thinking=True)
+    await acknowledge(interaction, ephemeral=True, thinking=True)
     done = await privacy.forget(bot.host, str(interaction.user.id))
     for outcome in done.handed:
         await bot.ui.turns.show_outcome(outcome)
@@ -45,7 +48,8 @@ async def forget_me(bot: TableBot, interaction: discord.Interaction, confirm: bo
         f"• {len(done.handed)} running game(s): an AI plays your seat now"
         + (" (" + ", ".join(f"#{o.table.record.id}" for o in done.handed) + ")" if done.handed else "")
         + ";",
-        f"• {len(done.left)} lobby(ies) left.",
+        f"• {len(done.left)} lobby(ies) left;",
+        f"• {done.rewritten} lobby(ies) or running game(s) no longer name you.",
     ]
     if done.failed:
         lines.append("Not changed now (try again in a moment): " + "; ".join(done.failed))

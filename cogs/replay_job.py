@@ -5,20 +5,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import re
-from collections.abc import Mapping
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from bot import seats
+from bot import seats, workers
+from bot.archive import names
 from bot.archive.replay import LogRow, Replay, Step, rebuild
 from bot.archive.results import places
 from bot.engine.core import Game, Result, format_text
 from bot.engine.registry import GameRegistry, discover
 from bot.store import TableRecord
+from bot.thinking import _exit_with_parent
 from render.replay import BUDGET, Animation, Frame, animate
 
 log = logging.getLogger(__name__)
@@ -26,18 +28,20 @@ log = logging.getLogger(__name__)
 _REGISTRY: GameRegistry | None = None
 
 
-def holder_label(holder: str, labels: Mapping[str, str]) -> str:
-    """A holder's name for a picture or a private text: the display name the cog found, a bot
-    by its level ("Bot (hard)")."""
-    if seats.is_bot(holder):
-        return f"Bot ({seats.level_of(holder)})"
-    return labels.get(holder, "a player")
+def holder_label(holder: str, number: int, labels: Mapping[str, str]) -> str:
+    """Who held seat number ``number`` as a picture names them: the display name the cog found,
+    a bot by its seat and level ("Bot 3 (hard)", as in the game), "a former player"."""
+    return names.holder_name(holder, number, names.picture_name(labels))
 
 
 def seat_names(view: dict[str, Any], holders: Mapping[str, str], labels: Mapping[str, str]) -> dict[str, str]:
-    """Each seat as a picture names it: its colour and who played it ("Red alice")."""
+    """Each seat as a picture names it: its colour and who played it ("Red alice", "Blue Bot 2
+    (easy)"); ``holders`` in seat order."""
     colours = {str(p.get("id")): str(p.get("colour", "")) for p in view.get("players", [])}
-    return {seat: f"{colours.get(seat, '')} {holder_label(h, labels)}".strip() for seat, h in holders.items()}
+    return {
+        seat: f"{colours.get(seat, '')} {holder_label(h, number, labels)}".strip()
+        for number, (seat, h) in enumerate(holders.items(), start=1)
+    }
 
 
 MENTION = re.compile(r"<@!?(\d+)>")
@@ -49,22 +53,32 @@ def caption_text(line: str, names: Mapping[str, str], labels: Mapping[str, str])
     return MENTION.sub(lambda m: labels.get(m.group(1), "a player"), format_text(line, names))
 
 
-def who_played(step: Step, labels: Mapping[str, str]) -> str:
-    """Who played a step's turn: its seat's holder, and who decided for them if someone else did
-    (an AI for an idle player)."""
+def played_by(others: Sequence[str], number: int, person: Callable[[str], str] = names.mention) -> str:
+    """ " (played by …)" for the deciders of a turn who were not its seat's holder: "the AI" for an
+    AI that played for a person, anyone else by name; empty if there is none."""
+    said = list(
+        dict.fromkeys("the AI" if seats.is_bot(d) else names.holder_name(d, number, person) for d in others)
+    )
+    return f" (played by {', '.join(said)})" if said else ""
+
+
+def who_played(step: Step, labels: Mapping[str, str], number: int) -> str:
+    """Who played a step's turn (seat number ``number``): its seat's holder, and who decided for
+    them if someone else did (the AI for an idle player)."""
     if step.holder is None:
         return ""
-    name = holder_label(step.holder, labels)
     others = [d for d in step.deciders.get(step.seat or "", []) if d != step.holder]
-    if others:
-        name += f" (played by {', '.join(holder_label(d, labels) for d in others)})"
-    return name
+    person = names.picture_name(labels)
+    return holder_label(step.holder, number, labels) + played_by(others, number, person)
 
 
 def ranking_lines(
-    result: Mapping[str, Any], names: Mapping[str, str], score_label: str, label_one: str
+    result: Mapping[str, Any], named: Mapping[str, str], score_label: str, label_one: str
 ) -> list[str]:
-    """The final ranking (a ``Result.to_json()``), one line per player: place, name, score."""
+    """The final ranking (a ``Result.to_json()``), one line per player: place, name, score and
+    the tie-break details the game gives (Argo: Activations, escaped Astronauts; Argoat:
+    Emeralds). Places are the game's: a place is shared only by seats equal on the score and
+    every tie-break (a shared victory, as the rulebook has it), and said so."""
     ranked = Result(
         tuple(result.get("winners", ())),
         dict(result.get("scores", {})),
@@ -72,12 +86,19 @@ def ranking_lines(
         tuple(result.get("ranking", ())),
         dict(result.get("details", {})),
     )
+    found = places(ranked)
+    sharing = Counter(found.values())
     lines = []
-    for player, place in places(ranked).items():
+    for player, place in found.items():
         score = int(ranked.scores.get(player, 0))
         unit = label_one if score == 1 else score_label
-        winner = " - winner" if player in ranked.winners else ""
-        lines.append(f"{place}. {names.get(player, player)}: {score} {unit}{winner}")
+        detail = ranked.details.get(player, "")
+        extra = f" ({detail})" if detail else ""
+        if player in ranked.winners:
+            tag = " - shared victory" if sharing[place] > 1 else " - winner"
+        else:
+            tag = " - shared place" if sharing[place] > 1 else ""
+        lines.append(f"{place}. {named.get(player, player)}: {score} {unit}{extra}{tag}")
     return lines
 
 
@@ -85,23 +106,25 @@ def frames_of(replay: Replay, game_cls: type[Game], table_id: int, labels: Mappi
     """The captioned frames of a replay: the start, then every turn; the final ranking on the
     last frame of a finished game."""
     holders = dict(replay.holders)
+    numbers = {seat: number for number, seat in enumerate(holders, start=1)}
     frames = []
     for step in replay.steps:
         step_holders = {**holders, **({step.seat: step.holder} if step.seat and step.holder else {})}
-        names = seat_names(step.view, step_holders, labels)
+        named = seat_names(step.view, step_holders, labels)
         if step.turn is None and step.seat is None:
-            caption = [f"{replay.game} · table #{table_id} · the start", " · ".join(names.values())]
+            caption = [f"{replay.game} · table #{table_id} · the start", " · ".join(named.values())]
         else:
-            colour = names.get(step.seat or "", "").split(" ")[0]
+            colour = named.get(step.seat or "", "").split(" ")[0]
             turn = f"Turn {step.turn}" if step.turn is not None else f"Step {step.index}"
-            caption = [f"{turn} · {colour} {who_played(step, labels)}".strip()]
-            caption.append(" ".join(caption_text(line, names, labels) for line in step.lines) or " ")
+            who = who_played(step, labels, numbers.get(step.seat or "", 0))
+            caption = [f"{turn} · {colour} {who}".strip()]
+            caption.append(" ".join(caption_text(line, named, labels) for line in step.lines) or " ")
         frames.append(Frame(step.view, caption))
     if replay.result is not None and frames:
-        names = seat_names(replay.steps[-1].view, holders, labels)
-        frames[-1].ranking = ranking_lines(
-            replay.result, names, game_cls.score_label, game_cls.score_label_one
-        )
+        named = seat_names(replay.steps[-1].view, holders, labels)
+        text = caption_text(str(replay.result.get("text", "")), named, labels)
+        lines = ranking_lines(replay.result, named, game_cls.score_label, game_cls.score_label_one)
+        frames[-1].ranking = [text, *lines] if text else lines
     return frames
 
 
@@ -140,8 +163,9 @@ def draw(job: ReplayJob) -> DrawnReplay:
 
 
 class Drawer:
-    """Draws replays in worker processes (``workers`` > 0; two at most, spawned on first use)
-    or, with ``workers=0`` (tests), on one thread of this process."""
+    """Draws replays in worker processes (``workers`` > 0; two at most, forked warm from the bot's
+    worker server on first use, ending with the bot) or, with ``workers=0`` (tests), on one
+    thread of this process."""
 
     def __init__(self, workers: int) -> None:
         self.workers = min(max(workers, 0), 2)
@@ -150,21 +174,31 @@ class Drawer:
     def _executor(self) -> Executor:
         if self._pool is None:
             if self.workers > 0:
-                context = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+                self._pool = ProcessPoolExecutor(
+                    max_workers=self.workers, mp_context=workers.context(), initializer=_exit_with_parent
+                )
             else:
                 self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="replay")
         return self._pool
 
     async def draw(self, job: ReplayJob) -> DrawnReplay:
         """The drawn replay of ``job``, without blocking the event loop."""
-        loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor(), draw, job)
+            return await self._drawn(job)
         except BrokenProcessPool:
             log.warning("a replay worker died; starting a new one")
             self._pool = None
+            return await self._drawn(job)
+
+    async def _drawn(self, job: ReplayJob) -> DrawnReplay:
+        loop = asyncio.get_running_loop()
+        if self.workers == 0:
             return await loop.run_in_executor(self._executor(), draw, job)
+        await workers.started()  # then a worker is forked at once
+        pool = self._executor()
+        # submitting may start a worker (multiprocessing then polls its others): on a thread
+        submitted = await loop.run_in_executor(None, workers.bare, pool.submit, draw, job)
+        return await asyncio.wrap_future(submitted)
 
     def close(self) -> None:
         """Stop the workers."""

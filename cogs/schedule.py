@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import quiet_hours
+from bot import absence, quiet_hours
 from bot.store import PLAYING, StoreError, TableRecord
 from bot.tables import NOT_SAVED, STORE_DOWN, Outcome, Table, TableError, TableHost
-from bot.tending import AWAY, Notice, TendingFailed
+from bot.tending import AWAY, UNSHOWN, Notice, TendingFailed
 from cogs.replies import NO_MENTIONS, pinging
 from cogs.turns import jump_link, timestamp
 
@@ -101,6 +101,10 @@ class Scheduler:
         self._busy: set[int] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._tables: dict[int, Backoff] = {}
+        self._logged: set[int] = set()
+        """Tables whose failure was logged with its traceback: later ones are summarised in a line
+        until the table's message is up to date again (not only until its next success: a
+        reminder sent between two failures to post a board is no recovery)."""
         self._store = Backoff()
         self._limit = asyncio.Semaphore(TENDING_AT_ONCE)
 
@@ -127,6 +131,8 @@ class Scheduler:
         if self._store.failures:
             log.info("the game store answers again; tending goes on")
             self._store = Backoff()
+        for record in due:  # as stored now: a copy in memory that is older is read again
+            self.host.note_stored(record)
         await asyncio.gather(
             *(self._tend_limited(r.channel_id, r.id) for r in due if not self._waiting(r.id, now))
         )
@@ -163,7 +169,9 @@ class Scheduler:
         await self._guarded(channel_id, table_id, partial(self._tend, channel_id, table_id))
 
     async def _tend(self, channel_id: int, table_id: int) -> None:
-        table = await self.host.load(channel_id)
+        table = await self.host.load(channel_id, check=False)
+        if table is not None and table.record.meta.get("unreachable"):
+            table = await self.host.load(channel_id)  # as stored: another process may have cleared it
         if table is not None and table.record.id == table_id and table.record.meta.get("unreachable"):
             await self.bot.ui.turns.repair(table)  # raises again while the channel is still lost
             log.info("table #%s: its channel can be reached again", table_id)
@@ -200,8 +208,17 @@ class Scheduler:
                 log.exception("table #%s: could not handle its failure", table_id)
         else:
             self._tables.pop(table_id, None)
+            if table_id in self._logged and await self._recovered(channel_id, table_id):
+                self._logged.discard(table_id)
         finally:
             self._busy.discard(channel_id)
+
+    async def _recovered(self, channel_id: int, table_id: int) -> bool:
+        """True if the table's message shows the table as it is now (or it is no longer open)."""
+        table = await self.host.current(channel_id, check=False)
+        if table is None or table.record.id != table_id:
+            return True
+        return table.record.shown_version >= table.record.version
 
     async def _failed(self, channel_id: int, table_id: int, exc: Exception) -> None:
         """Log a failure of one table once, and back off (that table only; a channel the bot
@@ -217,7 +234,8 @@ class Scheduler:
         delay = backoff.failed(now, TABLE_BACKOFF)
         if _is_store_outage(exc):  # the loop's own reads worked: a fault of this table's rows
             log.warning("table #%s: the game store failed (%s); trying again in %s", table_id, exc, delay)
-        elif backoff.failures == 1:
+        elif table_id not in self._logged:
+            self._logged.add(table_id)
             log.error("table #%s: tending failed; trying again in %s", table_id, delay, exc_info=exc)
         else:
             log.warning(
@@ -282,7 +300,8 @@ class Scheduler:
         for index, outcome in enumerate(merged):
             # Saved before the previous outcome posted its turn message: retire that one.
             record = outcome.table.record
-            current = await self.bot.host.latest(record.channel_id)  # finished: no longer current
+            # this process's own table in memory (finished: no longer current)
+            current = await self.bot.host.current(record.channel_id, check=False)
             if current is not None and current.record.id == record.id:
                 outcome.table.record = record.evolve(message_id=current.record.message_id)
             await turns.show_outcome(outcome, mention=index == last_new)
@@ -294,17 +313,36 @@ class Scheduler:
         game = f"**{table.record.game}** table #{table.record.id}"
         channel = self.bot.get_partial_messageable(table.record.channel_id)
         if notice.kind == AWAY:
+            alone = bool(table.record.meta.get(absence.EVERYONE_AWAY))  # nobody left: the table waits
+            seat = "the table waits" if alone else "an AI plays their seat"
             text = (
-                f"💤 {name} missed their turns at the {game}: an AI plays their seat until they are "
+                f"💤 {name} missed their turns at the {game}: {seat} until they are "
                 "back (any move of theirs, or **I'm back** on the turn message)."
             )
             await channel.send(text, allowed_mentions=NO_MENTIONS)
+            yours = "everyone is away, so the table waits" if alone else "an AI plays your seat"
             dm = (
-                f"💤 You missed your last turns at the {self.bot.ui.private.where(table)}: an AI plays "
-                f"your seat until you are back, and nobody pings you meanwhile. Make a move there or "
+                f"💤 You missed your last turns at the {self.bot.ui.private.where(table)}: {yours} "
+                f"until you are back, and nobody pings you meanwhile. Make a move there or "
                 f"press **I'm back** to play again. {jump_link(table)}"
             )
             await self.bot.ui.private.send_dm(notice.holder, dm)
+            return
+        if notice.kind == absence.EVERYONE_AWAY:
+            text = (
+                f"💤 Everyone at the {game} is away, so the table waits: no clock runs and no AI plays "
+                "anyone's seat until someone is back (a move, **I'm back** on the turn message, or "
+                "/game back). The host can end it with /game abandon."
+            )
+            await channel.send(text, allowed_mentions=NO_MENTIONS)
+            return
+        if notice.kind == UNSHOWN:
+            text = (
+                f"⚠️ I could not post the turn message of your {game} in <#{table.record.channel_id}>, "
+                "so its players have not been told whose turn it is. Its clocks wait (no reminder, no "
+                "time running out) until I can post it; I keep trying."
+            )
+            await self.bot.ui.private.send_dm(notice.holder, text)
             return
         if notice.kind == "out":
             text = (

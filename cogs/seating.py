@@ -14,7 +14,7 @@ from bot.store import FINISHED
 from bot.tables import Outcome, Table, TableError
 from cogs import components as comp
 from cogs import cooldowns
-from cogs.replies import APPLIED, pinging, reply, send_public, trim
+from cogs.replies import APPLIED, pinging, reply, send_public, trim, update_message
 from cogs.seatnames import seat_colour
 from cogs.turns import jump_link, timestamp
 
@@ -115,7 +115,7 @@ class SeatsUI:
             await self.rematch(interaction, table_id)
             return
         if action == "leave-no":
-            await interaction.response.edit_message(content="You keep your seat.", view=None)
+            await update_message(interaction, content="You keep your seat.", view=None)
             return
         table = await self.host.current(interaction.channel_id or 0)
         if table is None or table.record.id != table_id or table.game is None:
@@ -147,9 +147,9 @@ class SeatsUI:
             return
         seat = table.seat_of(user)
         if seat is None:
-            await interaction.response.edit_message(content="You don't have a seat at this table.", view=None)
+            await update_message(interaction, content="You don't have a seat at this table.", view=None)
             return
-        await interaction.response.edit_message(content="You left; an AI plays your seat now.", view=None)
+        await update_message(interaction, content="You left; an AI plays your seat now.", view=None)
         try:
             outcome = await self.host.replace(
                 interaction.channel_id or 0, user, seat, None, table_id=table_id
@@ -215,7 +215,12 @@ class SeatsUI:
         except TableError as exc:
             await reply(interaction, str(exc))
             return
-        if until is not None:
+        if until is not None and not tables:
+            text = (
+                "You hold no seat at a running game, so there is nothing to be away from. "
+                "(Lobbies wait for their start; /game turns lists where you are awaited.)"
+            )
+        elif until is not None:
             text = (
                 f"💤 You are away until {timestamp(until, 'F')} at {len(tables)} running "
                 f"{'table' if len(tables) == 1 else 'tables'}: nobody pings you meanwhile; where "

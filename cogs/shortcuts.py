@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from cogs.picker import ActionTree
-from cogs.replies import reply
+from cogs.replies import choices_or_nothing, reply
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -84,6 +84,7 @@ def shortcut_command(game: str, shortcut: Shortcut) -> app_commands.Command:
             else:
                 await bot.ui.play.perform(interaction, table, shortcut.complete(action), version=None)
 
+    @choices_or_nothing
     async def suggest(
         interaction: discord.Interaction[TableBot], current: str
     ) -> list[app_commands.Choice[str]]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import clocks, metrics, seats
+from bot import absence, clocks, metrics, seats
 from bot.engine.core import Game, Prompt, format_text, player_ref
 from bot.store import FINISHED, LOBBY
 from bot.tables import Outcome, Table
@@ -17,7 +17,7 @@ from cogs import labels
 from cogs.boards import BOARDS, WORKERS, start_boards
 from cogs.catchup import catch_up_lines, final_lines, turn_lines
 from cogs.picker import Step, choice_tree, split_choices
-from cogs.replies import NO_MENTIONS, pinging, reply, send_public, trim
+from cogs.replies import NO_MENTIONS, acknowledge, pinging, reply, send_public, trim
 
 if TYPE_CHECKING:
     from bot.app import TableBot
@@ -39,8 +39,9 @@ def png_file(png: bytes) -> discord.File:
 
 
 async def warm_boards(ai_workers: int = 0) -> None:
-    """Start the board workers (a bot whose AI runs in processes draws in processes too; with
-    ``AI_WORKERS=0`` on threads) and warm their caches, so the first board is quick."""
+    """Get ready to draw boards: in worker processes forked warm from the worker server (a bot
+    whose AI runs in processes draws in processes too), or with ``AI_WORKERS=0`` on threads, with
+    this process's caches warmed; either way the first board is quick."""
     await start_boards(WORKERS if ai_workers > 0 else 0)
 
 
@@ -71,6 +72,13 @@ def jump_link(table: Table) -> str:
     if record.message_id is None:
         return f"https://discord.com/channels/{guild}/{record.channel_id}"
     return f"https://discord.com/channels/{guild}/{record.channel_id}/{record.message_id}"
+
+
+EVERYONE_AWAY_LINE = (
+    "💤 Everyone at this table is away, so it waits: no clock runs and no AI plays anyone's seat "
+    "until someone is back (a move, or **I'm back**). The host can end it with /game abandon."
+)
+"""The turn message's line while every person at the table is away (see ``bot.absence``)."""
 
 
 class TurnMessages:
@@ -124,8 +132,11 @@ class TurnMessages:
         ]
 
     def _away_lines(self, table: Table) -> list[str]:
-        """Who is away, and what happens to their seat meanwhile."""
+        """Who is away, and what happens to their seat meanwhile (when everyone is, one line: the
+        table waits)."""
         names = table.names()
+        if table.record.meta.get(absence.EVERYONE_AWAY):
+            return [EVERYONE_AWAY_LINE]
         wait = seats.settings(table.record)["idle"] == "wait"
         does = "their clock stands still" if wait else "an AI plays for them"
         return [
@@ -139,7 +150,12 @@ class TurnMessages:
             return "⏸ The table is paused: no clock runs."
         parts = []
         end = clocks.clock_end(record.meta, int(seats.settings(record)["clock"]))
-        if end is not None and prompt.player is not None and not seats.is_bot(table.holder_of(prompt.player)):
+        if (
+            end is not None
+            and prompt.player is not None
+            and not seats.is_bot(table.holder_of(prompt.player))
+            and not absence.is_away(record.meta, prompt.player)  # their clock stands still
+        ):
             parts.append(f"⏰ Time to decide runs out {timestamp(end)}.")
         hold = record.meta.get("hold")
         if hold is not None:
@@ -359,7 +375,7 @@ class TurnMessages:
 
     async def repost(self, interaction: discord.Interaction, table: Table) -> None:
         """Post the table again (lobby or turn message) and retire the previous message."""
-        await interaction.response.defer(thinking=True)  # a board may be drawn
+        await acknowledge(interaction, thinking=True)  # a board may be drawn
         if table.record.status == LOBBY:
             await self.strip_components(table)
             message = await send_public(interaction, **self.bot.ui.lobby.payload(table))
@@ -377,11 +393,16 @@ class TurnMessages:
         await reply(interaction, f"{intro}{payload['content']}", files=files)
 
     async def drawn_table(
-        self, interaction: discord.Interaction, table_id: int, version: int
+        self, interaction: discord.Interaction, table_id: int, version: int, *, checked: bool = True
     ) -> Table | None:
         """The channel's running table if it is still at the version a component was drawn for;
-        otherwise None, after refusing the component with the current board."""
-        table = await self.host.current(interaction.channel_id or 0)
+        otherwise None, after refusing the component with the current board. ``checked=False``:
+        this process's copy will do when it matches (the caller applies the choice through
+        ``act``, which checks the copy against the store under the table's lock)."""
+        channel_id = interaction.channel_id or 0
+        table = await self.host.current(channel_id, check=checked)
+        if not checked and (table is None or (table.record.id, table.record.version) != (table_id, version)):
+            table = await self.host.current(channel_id)  # before refusing: is it only this copy that differs?
         if table is None or table.record.id != table_id:
             await self.show_out_of_date(interaction, "That table is closed.")
             return None

@@ -2,8 +2,10 @@
 
 Each frame is the board picture of a public view (``render.board_png``, with what changed since
 the previous frame marked) under a caption strip naming the turn and who played it; the last
-frame holds the final ranking. The animation is made to fit Discord's upload limit: smaller
-frames first, then one frame per round (docs/boards.md, "Replays", says why GIF and these sizes).
+frame of a finished game holds the final ranking in a panel below the board, where it covers
+nothing (every frame of such a replay has that band: empty but on the last). The animation is
+made to fit Discord's upload limit: smaller frames first, then one frame per round (docs/boards.md,
+"Replays", says why GIF and these sizes).
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ class Frame:
     view: dict[str, Any]
     caption: list[str]
     ranking: list[str] = field(default_factory=list)
-    """The final ranking, drawn over the board (the last frame of a finished game)."""
+    """The final ranking (the last frame of a finished game): how the game ended, then one line
+    per player; drawn in a panel below the board."""
 
 
 @dataclass
@@ -97,10 +100,43 @@ def _caption_height(lines: int, size: int) -> int:
     return lines * (size + size // 3) + size // 2
 
 
+def _wrap(text: str, font: Any, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` pixels, broken between words (a word longer than a
+    line is cut with an ellipsis)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and font.getlength(f"{lines[-1]} {word}") <= width:
+            lines[-1] = f"{lines[-1]} {word}"
+        else:
+            lines.append(_fit_text(word, font, width))
+    return lines or [""]
+
+
+def _panel_lines(ranking: Sequence[str], width: int) -> list[tuple[str, bool]]:
+    """The ranking panel's text at frame ``width``, wrapped: ``(line, first)``, where ``first``
+    marks the lines of the panel's first entry (how the game ended, drawn brighter)."""
+    size = max(10, round(CAPTION_SIZE * width / 1080))
+    font = _font(size)
+    found = []
+    for index, entry in enumerate(ranking):
+        found += [(line, index == 0) for line in _wrap(entry, font, width - 2 * size)]
+    return found
+
+
+def panel_height(ranking: Sequence[str], width: int) -> int:
+    """The height of the ranking panel below the board at frame ``width`` (0 without a ranking)."""
+    if not ranking:
+        return 0
+    size = max(10, round(CAPTION_SIZE * width / 1080))
+    return len(_panel_lines(ranking, width)) * (size + size // 3) + size
+
+
 def _compose(
-    board: Image.Image, frame: Frame, width: int, height: int, palette: Palette, lines: int
+    board: Image.Image, frame: Frame, width: int, height: int, palette: Palette, lines: int, panel: int = 0
 ) -> Image.Image:
-    """One frame at ``width`` x ``height``: caption strip, the board scaled to fit, the ranking."""
+    """One frame at ``width`` x ``height``: the caption strip, the board scaled to fit, and below
+    it a band of ``panel`` pixels for the final ranking (empty on a frame without one), so that
+    the ranking covers no part of the board."""
     scale = width / board.width
     size = max(10, round(CAPTION_SIZE * width / 1080))
     top = _caption_height(lines, size)
@@ -116,20 +152,14 @@ def _compose(
         fill = CAPTION_FG if index == 0 else CAPTION_DIM
         draw.text((size // 2, y), _fit_text(line, font, width - size), font=font, fill=fill)
         y += size + size // 3
-    if frame.ranking:
-        big = _font(round(size * 1.2))
-        row = round(size * 1.2) + size // 2
-        box_w = width - 2 * size
-        box_h = row * len(frame.ranking) + size
-        x0, y0 = size, top + size
-        draw.rectangle((x0, y0, x0 + box_w, y0 + box_h), fill=background, outline=CAPTION_FG, width=2)
-        for index, line in enumerate(frame.ranking):
-            draw.text(
-                (x0 + size // 2, y0 + size // 2 + index * row),
-                _fit_text(line, big, box_w - size),
-                font=big,
-                fill=CAPTION_FG,
-            )
+    if frame.ranking and panel:
+        y0 = height - panel
+        draw.rectangle((0, y0, width - 1, height - 1), fill=background)
+        draw.line((size // 2, y0 + 1, width - size // 2, y0 + 1), fill=CAPTION_DIM, width=2)
+        y = y0 + size // 2
+        for line, first in _panel_lines(frame.ranking, width):
+            draw.text((size, y), line, font=font, fill=CAPTION_FG if first else CAPTION_DIM)
+            y += size + size // 3
     out = canvas.quantize(palette=palette.image, dither=Image.Dither.NONE)
     kept = Image.frombytes("P", out.size, out.tobytes().translate(palette.table))
     kept.putpalette(palette.image.getpalette() or [])
@@ -199,9 +229,10 @@ def encode(
         w, h = Image.open(io.BytesIO(png)).size  # reads the header only
         tallest = max(tallest, round(h * width / w))
     size = max(10, round(CAPTION_SIZE * width / 1080))
-    height = tallest + _caption_height(lines, size)
+    panel = max(panel_height(frames[i].ranking, width) for i in chosen)
+    height = tallest + _caption_height(lines, size) + panel
     images = (
-        _compose(Image.open(io.BytesIO(png)), frames[i], width, height, palette, lines)
+        _compose(Image.open(io.BytesIO(png)), frames[i], width, height, palette, lines, panel)
         for png, i in zip(pictures, chosen, strict=True)
     )
     durations = [FRAME_MS] * (len(chosen) - 1) + [LAST_FRAME_MS]

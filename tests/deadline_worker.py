@@ -17,6 +17,7 @@ from bot.store import open_store
 from bot.tables import TableHost
 from bot.tending import Notice, Tender, TendingFailed
 from bot.thinking import Thinker
+from tests.hostplay import posted
 from tests.pebbles import Pebbles
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
@@ -45,6 +46,7 @@ async def tend_all(url: str, minutes: int, notices: str, shards: tuple[int, tupl
     tender = Tender(host, Thinker(workers=0))
     try:
         for _ in range(20):  # a few rounds: effects of one round can make a table due again
+            await posted(host)  # what the last round (or a killed run) played has been shown
             due = await host.due()
             if not due:
                 break

@@ -8,6 +8,13 @@ from datetime import UTC, datetime, timedelta
 from bot.tables import TableError, TableHost
 
 
+async def posted(host: TableHost) -> None:
+    """Every table's message now shows the table as it is, as the bot's presenter (or, after a
+    restart, its repair loop) posts it: a test that drives the host without Discord says so, since
+    a clock whose person was never told waits (issue 39; see ``bot.clocks``)."""
+    await host.store.sql("UPDATE tables SET shown_version = version WHERE shown_version < version")
+
+
 class Clock:
     """A settable clock for hosts (starts 2026-01-01 UTC)."""
 

@@ -16,7 +16,7 @@ import pytest
 from bot.archive import ledger
 from bot.archive.ratings import MODEL, Ladder, Rating, build
 from bot.archive.replay import log_rows
-from bot.archive.results import game_result, rated_player
+from bot.archive.results import game_result, policy, rated_player
 from bot.engine.registry import GameRegistry, discover
 from bot.store import open_store
 from bot.tables import TableHost
@@ -192,6 +192,87 @@ async def test_results_come_from_the_log_for_games_finished_before_the_archive(h
     assert await ledger.pending(host.store) == []
 
 
+async def ai_heavy_game(host: TableHost, channel: int, ai_turns: int, *, guild: int = GUILD) -> int:
+    """ann and bob play Pebbles (pile 6, one pebble a turn); the AI takes the first ``ai_turns``
+    of bob's three turns for him (as for someone away or timed out: ``by`` is logged). bob's
+    seat takes the last pebble and wins."""
+    table = await host.open_table(
+        guild_id=guild,
+        channel_id=channel,
+        game_name="Pebbles",
+        host_id="ann",
+        options_text="pile=6 maxtake=1",
+        seated=["bob"],
+    )
+    await host.start(channel, "ann")
+    for turn in range(6):
+        current = await host.current(channel)
+        assert current is not None and current.game is not None
+        seat = current.game.prompt().player
+        if seat == "bob" and turn // 2 < ai_turns:
+            await host.play_for(
+                channel,
+                table.record.id,
+                current.record.version,
+                seat,
+                {"type": "take", "n": 1},
+                by="bot:easy",
+            )
+        else:
+            await host.act(channel, seat, {"type": "take", "n": 1})
+    host.clock.advance(minutes=1)  # type: ignore[attr-defined]
+    return table.record.id
+
+
+async def test_a_seat_the_ai_played_most_of_is_unrated_and_the_others_still_count(host):
+    await ai_heavy_game(host, 10, ai_turns=2)  # the AI took 2 of bob's 3 decisions
+    await sync(host)
+    result = (await ledger.results(host.store, GUILD, "Pebbles"))[0]
+    bob = next(s for s in result.seats if s.seat == "bob")
+    assert (bob.player, bob.winner, bob.decisions, bob.by_ai) == ("bob", True, 3, 2)
+    assert not bob.rated and bob.stand_in == "bot:easy"
+    ladder = await ledger.ladder(host.store, GUILD, "Pebbles")
+    assert set(ladder.ratings) == {"ann"}  # bob is not credited with the AI's win
+    assert ladder.ratings["ann"].games == 1 and ladder.ratings["ann"].mu < MODEL.mu  # ann lost, to the AI
+    await ai_heavy_game(host, 11, ai_turns=1)  # 1 of 3: bob played most of it himself
+    await sync(host)
+    ladder = await ledger.ladder(host.store, GUILD, "Pebbles")
+    assert ladder.ratings["bob"].games == 1 and ladder.ratings["bob"].wins == 1
+    assert ladder.ratings["ann"].games == 2
+    rebuilt = await ledger.rebuild(host.store, host.registry)
+    assert rebuilt[(GUILD, "Pebbles")].to_json() == ladder.to_json()  # live equals rebuilt
+
+
+async def test_the_rebuild_derives_results_recorded_before_the_policy_again(host):
+    """A result recorded by an earlier version (before the policy) credited the person with the
+    AI's play; ``ratings --rebuild`` derives it again from the log, and the ladder follows."""
+    table_id = await ai_heavy_game(host, 10, ai_turns=3)
+    await sync(host)
+    rows = await host.store.sql("SELECT data FROM results WHERE table_id = ?", (table_id,))
+    old = json.loads(rows[0][0])
+    for seat in old["seats"]:  # as the earlier version stored it: no policy fields
+        for key in ("decisions", "by_ai", "rated", "stand_in"):
+            seat.pop(key)
+    await host.store.sql("UPDATE results SET data = ? WHERE table_id = ?", (json.dumps(old), table_id))
+    await host.store.sql("DELETE FROM ladders")
+    await sync(host)
+    assert "bob" not in (await ledger.ladder(host.store, GUILD, "Pebbles")).ratings  # nothing changed yet
+    await ledger.update_ladder(host.store, GUILD, "Pebbles")
+    assert (await ledger.ladder(host.store, GUILD, "Pebbles")).ratings["bob"].wins == 1  # the old policy
+    rebuilt = await ledger.rebuild(host.store, host.registry)
+    assert set(rebuilt[(GUILD, "Pebbles")].ratings) == {"ann"}
+    result = (await ledger.results(host.store, GUILD, "Pebbles"))[0]
+    assert not next(s for s in result.seats if s.seat == "bob").rated
+    assert result.finished_at == old["finished_at"]  # the ladder's order is kept
+
+
+def test_the_rating_policy():
+    assert policy("111", decisions=10, by_ai=5)  # half: still the person's game
+    assert not policy("111", decisions=10, by_ai=6)
+    assert policy("111", decisions=0, by_ai=0)
+    assert policy("bot:2", decisions=10, by_ai=10)  # a bot seat is rated for its level
+
+
 def test_who_a_seat_is_rated_for():
     assert rated_player("111", "111") == "111"
     assert rated_player("111", "222") == "222"  # handed to another member: they finished it
@@ -233,7 +314,7 @@ def test_the_leaderboard_shows_the_top_ten_and_the_callers_place_below():
     ladder.ratings["bot:hard"] = Rating(mu=39.5, sigma=2.0, games=3, wins=3)
     ladder.ratings["7"].games = 2  # a person's first games: provisional
     lines = leaderboard_text("Argo", ladder, "12").splitlines()
-    assert lines[1].startswith("🥇 Bot (hard) **33.5**") and lines[2].startswith("🥈 <@1> **33.0**")
+    assert lines[1].startswith("🥇 Bots (hard) **33.5**") and lines[2].startswith("🥈 <@1> **33.0**")
     assert (
         len([line for line in lines if line.startswith(("🥇", "🥈", "🥉")) or line[:3].strip(". ").isdigit()])
         == 11

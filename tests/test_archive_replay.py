@@ -13,10 +13,13 @@ from PIL import Image
 
 import render
 from bot.archive.replay import log_rows, rebuild, thin
+from bot.archive.results import GameResult, SeatResult
+from bot.engine.core import Result
 from bot.engine.registry import GameRegistry, discover
 from bot.store import SqliteStore
 from bot.tables import TableHost
-from cogs.replay_job import ReplayJob, caption_text, draw, frames_of
+from cogs.archive import ranking_text
+from cogs.replay_job import ReplayJob, caption_text, draw, frames_of, ranking_lines
 from render.replay import WIDTHS, chosen_frames
 from tests.archive_games import SHORT_ARGO, SHORT_ARGOAT, SHORT_ARGOAT_OPTIONS, play
 from tests.hostplay import Clock
@@ -72,7 +75,11 @@ async def test_an_argo_replay_has_a_frame_per_turn_and_the_ranking_last(tmp_path
     assert captions[3].caption[0].startswith("Turn 3 · ") and (
         " alice" in captions[3].caption[0] or " bob" in captions[3].caption[0]
     )
-    assert captions[-1].ranking and captions[-1].ranking[0].startswith("1. ")
+    final_result = final.result()
+    assert captions[-1].ranking[0] == final_result.text.replace("<p:111>", "Blue alice").replace(
+        "<p:222>", "Yellow bob"
+    )  # how the game ended, then every player with the tie-break details
+    assert captions[-1].ranking[1].startswith("1. ") and "activation" in captions[-1].ranking[1]
     assert all(not f.ranking for f in captions[:-1])
 
 
@@ -163,8 +170,8 @@ def test_thinning_keeps_the_first_and_last(every):
 
 
 async def test_names_are_those_of_the_moment(tmp_path):
-    """A seat handed over mid-game is shown with its holder then; a decision a bot took for a
-    person (``by`` in the log) names the bot as the one who decided."""
+    """A seat handed over mid-game is shown with its holder then; a decision an AI took for a
+    person (``by`` in the log) says the AI played it."""
     store = await SqliteStore.open(tmp_path / "handover.db")
     try:
         host = TableHost(store, REGISTRY, clock=Clock(), seeder=lambda: SHORT_ARGO)
@@ -196,7 +203,7 @@ async def test_names_are_those_of_the_moment(tmp_path):
     last = replay.steps[-1]
     assert last.deciders[seat][-1] == "bot:hard"
     frames = frames_of(replay, REGISTRY.get("Argo"), record.id, {**LABELS, "333": "carol"})
-    assert "(played by Bot (hard))" in frames[-1].caption[0]
+    assert frames[-1].caption[0].endswith(" alice (played by the AI)")
     captions = [f.caption[0] for f, s in zip(frames, replay.steps, strict=True) if s.seat == "222"]
     assert any(c.endswith(" bob") for c in captions) and any(c.endswith(" carol") for c in captions)
 
@@ -208,3 +215,46 @@ def test_captions_name_players_whether_the_log_has_references_or_mentions():
     assert caption_text("AI for <@111> moves E; <@333> watches.", names, LABELS) == (
         "AI for alice moves E; a player watches."
     )
+
+
+ARGO_LIKE = {"a": "A", "b": "B", "c": "C", "d": "D"}
+
+
+def test_the_ranking_names_the_tie_breaks_and_shares_a_place_only_when_it_stays_shared():
+    """Argo's rulebook: "In the event of a tie between humans, the player who Activated the most
+    tiles wins. If there is still a tie, the player with the most Astronauts who left the station,
+    then it's a shared victory." A tie on points that the Activations break is no shared place;
+    a tie on everything is, and is said so."""
+    details = {
+        "a": "3 activations, 1 escaped",
+        "b": "2 activations, 1 escaped",
+        "c": "0 activations, 0 escaped",
+        "d": "0 activations, 0 escaped",
+    }
+    broken = Result(("a",), {"a": 10, "b": 10, "c": 4, "d": 4}, "A wins.", ("a", "b", "c", "d"), details)
+    assert ranking_lines(broken.to_json(), ARGO_LIKE, "points", "point") == [
+        "1. A: 10 points (3 activations, 1 escaped) - winner",
+        "2. B: 10 points (2 activations, 1 escaped)",
+        "3. C: 4 points (0 activations, 0 escaped) - shared place",
+        "3. D: 4 points (0 activations, 0 escaped) - shared place",
+    ]
+    same = {"a": "3 activations, 1 escaped", "b": "3 activations, 1 escaped"}
+    shared = Result(("a", "b"), {"a": 10, "b": 10}, "A and B share the victory.", ("a", "b"), same)
+    assert ranking_lines(shared.to_json(), ARGO_LIKE, "points", "point") == [
+        "1. A: 10 points (3 activations, 1 escaped) - shared victory",
+        "1. B: 10 points (3 activations, 1 escaped) - shared victory",
+    ]
+
+
+def _archived(*seats: tuple[str, int, bool]) -> GameResult:
+    return GameResult(
+        1, 1, "Argo", 1, "2026-01-01T00:00:00.000000Z",
+        tuple(SeatResult(s, s, place, 0, won) for s, place, won in seats),
+    )  # fmt: skip
+
+
+def test_history_says_a_shared_place_once_and_gives_no_medal_when_nobody_won():
+    shared = _archived(("1", 1, True), ("2", 1, True), ("3", 3, False))
+    assert ranking_text(shared) == "🥇 <@1> and <@2> (shared victory), 🥉 <@3>"
+    aliens = _archived(("1", 1, False), ("2", 2, False))  # the Aliens won: nobody did
+    assert ranking_text(aliens) == "nobody won · 1. <@1>, 2. <@2>"

@@ -1,12 +1,15 @@
 """Boards drawn in worker processes (cogs/boards.py): the same bytes as drawn in the bot's own
-process; a worker killed from outside is replaced and the board still arrives; a worker that
-gets no CPU (stopped from outside) does not hold a board back; workers run below the bot's
-priority (Linux's idle class, the backup at nice); the workers end when the bot's process
-ends, however it ends."""
+process; workers are started when boards need them (a second only while the first is busy) and
+end when they have drawn nothing for a while; a worker killed from outside is replaced and the
+board still arrives; a worker that gets no CPU (stopped from outside) does not hold a board back,
+and while the AI searches a board goes to the backup at once; workers run below the bot's
+priority (Linux's idle class), the backup at the bot's own; the workers end when the bot's
+process ends, however it ends."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -16,7 +19,9 @@ from pathlib import Path
 
 import render
 from bot.engine.argo import GAME
+from cogs import boards
 from cogs.boards import LATE_S, NICE, BoardPool
+from cogs.pipe_workers import PipeWorkers
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -49,15 +54,18 @@ async def test_a_worker_draws_the_same_board_and_a_killed_worker_is_replaced():
     pool = BoardPool(1)
     try:
         await pool.start()
+        assert pool.worker_pids() == []  # started when the first board needs it
+        assert await pool.png(view, before) == render.board_png(view, before)
         [pid] = pool.worker_pids()
         assert pid != os.getpid()
-        assert await pool.png(view, before) == render.board_png(view, before)
         os.kill(pid, signal.SIGKILL)
         assert await pool.png(view) == render.board_png(view)  # drawn again
         # An idle-class worker on a busy machine may take a while even to die (it must run to
-        # exit); the backup may have drawn the board meanwhile. The dead worker gets replaced.
+        # exit); the backup may have drawn the board meanwhile. The dead worker is dropped, and
+        # the next board that needs a worker starts a new one.
         deadline = time.monotonic() + 60
         while pool.worker_pids() in ([], [pid]) and time.monotonic() < deadline:
+            assert await pool.png(view, before) == render.board_png(view, before)
             await asyncio.sleep(0.1)
         [new] = pool.worker_pids()
         assert new != pid and alive(new)
@@ -70,12 +78,13 @@ def niced(pid: int) -> bool:
     return os.getpriority(os.PRIO_PROCESS, pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICE)
 
 
-async def test_workers_run_below_the_bot():
+async def test_workers_run_below_the_bot_and_the_backup_at_its_priority():
     """A worker yields the CPU to the bot: in Linux's idle class by default, with a backup worker
-    at nice +10; or all at nice +10."""
+    at the bot's own priority (a board a person waits for gets a fair share of a busy host); or
+    all at nice +10."""
     pool = BoardPool(1, priority="nice")
     try:
-        await pool.start()
+        await pool.start(workers=True)
         [pid] = pool.worker_pids()
         assert niced(pid) and pool.backup_pids() == []
     finally:
@@ -84,12 +93,12 @@ async def test_workers_run_below_the_bot():
         return
     pool = BoardPool(1)
     try:
-        await pool.start()
+        await pool.start(workers=True)
         [pid] = pool.worker_pids()
         [backup] = pool.backup_pids()
         assert os.sched_getscheduler(pid) == os.SCHED_IDLE
-        assert os.sched_getscheduler(backup) != os.SCHED_IDLE and niced(backup)
-        assert os.sched_getscheduler(0) != os.SCHED_IDLE  # the bot keeps its own class
+        assert os.sched_getscheduler(backup) == os.sched_getscheduler(0) != os.SCHED_IDLE
+        assert os.getpriority(os.PRIO_PROCESS, backup) == os.getpriority(os.PRIO_PROCESS, 0)
     finally:
         pool.close()
 
@@ -101,7 +110,7 @@ async def test_a_board_held_by_a_worker_without_cpu_comes_from_the_backup():
     view = game.view(None)
     pool = BoardPool(1)
     try:
-        await pool.start()
+        await pool.start(workers=True)
         [pid] = pool.worker_pids()
         os.kill(pid, signal.SIGSTOP)
         try:
@@ -115,14 +124,61 @@ async def test_a_board_held_by_a_worker_without_cpu_comes_from_the_backup():
         pool.close()
 
 
+async def test_while_the_ai_searches_a_board_goes_to_the_backup_at_once(monkeypatch):
+    """While the bot's AI searches (its searches take the CPU an idle-class worker would get), a
+    board does not wait to be late: the backup draws it at once. Here a board would be late only
+    after an hour, and the idle-class worker gets no CPU at all (stopped from outside)."""
+    monkeypatch.setattr(boards, "LATE_S", 3600.0)
+    view = GAME.new(["1", "2"], 6, {}).view(None)
+    pool = BoardPool(1)
+    pool.hurry = lambda: True  # as the bot sets it: the AI is searching
+    try:
+        await pool.start(workers=True)
+        [pid] = pool.worker_pids()
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            assert await asyncio.wait_for(pool.png(view), 60) == render.board_png(view)
+        finally:
+            os.kill(pid, signal.SIGCONT)
+    finally:
+        pool.close()
+
+
+async def test_workers_start_when_boards_need_them_and_end_when_idle():
+    """One call at a time needs one worker; calls that find every worker busy start more (up to
+    the pool's size); workers that answer nothing for ``idle_s`` end, and the next call starts
+    one again."""
+    pool = PipeWorkers(2, time.sleep, idle_s=8.0)
+    try:
+        for _ in range(3):  # well within idle_s of each other, even on a busy host
+            await pool.call(0.01)
+        assert pool.started == 1 and len(pool.pids()) == 1, (pool.started, pool.pids())
+        first = pool.pids()
+        await asyncio.gather(*(pool.call(0.5) for _ in range(3)))  # three at once: a second starts
+        assert pool.started == 2 and len(pool.pids()) == 2
+        both = pool.pids()
+        deadline = time.monotonic() + 30
+        while pool.pids() and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        assert pool.pids() == []
+        while any(alive(pid) for pid in both) and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        assert not any(alive(pid) for pid in both)
+        await pool.call(0.01)
+        assert pool.started == 3 and pool.pids() != first
+    finally:
+        pool.close()
+
+
 BOT = """
 import asyncio, sys
-from cogs.boards import LATE_S, NICE, BoardPool
+from bot import workers
+from cogs.boards import BoardPool
 
 async def main():
     pool = BoardPool(1)
-    await pool.start()
-    print(*pool.worker_pids(), flush=True)
+    await pool.start(workers=True)
+    print(*pool.worker_pids(), *pool.backup_pids(), workers.server_pid(), flush=True)
     await asyncio.sleep(600)
 
 asyncio.run(main())
@@ -135,8 +191,8 @@ def test_the_workers_end_when_the_bot_is_killed():
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )  # fmt: skip
     try:
-        workers = [int(pid) for pid in bot.stdout.readline().split()]
-        assert len(workers) == 1 and all(alive(pid) for pid in workers)
+        workers = [int(pid) for pid in bot.stdout.readline().split()]  # worker, backup, server
+        assert len(set(workers)) == 3 and all(alive(pid) for pid in workers)
     finally:
         bot.kill()  # no clean-up of any kind runs in the bot
         bot.wait()
@@ -153,27 +209,41 @@ async def test_boards_asked_for_at_once_start_the_workers_once():
     try:
         drawn = await asyncio.gather(*(pool.png(view) for view in views))
         assert drawn == [render.board_png(view) for view in views]
-        assert len(pool.worker_pids()) == 1 and len(pool.backup_pids()) == 1
+        assert len(pool.worker_pids()) == 1 and pool._pool is not None and pool._pool.started == 1
+        assert pool._backup is not None and pool._backup.started <= 1  # only if a board was late
     finally:
         pool.close()
 
 
-async def test_a_host_that_cannot_start_a_worker_draws_on_threads():
-    """No worker process can be started (the Python to spawn is missing): the board is drawn on
-    a thread, the same bytes, and the pool stops trying processes."""
-    import multiprocessing.spawn
+NO_PYTHON = """
+import asyncio, json, multiprocessing
+import render
+from bot.engine.argo import GAME
+from cogs.boards import BoardPool
 
-    game = GAME.new(["1", "2"], 8, {})
-    view = game.view(None)
-    python = multiprocessing.spawn.get_executable()
+async def main():
+    view = GAME.new(["1", "2"], 8, {}).view(None)
     multiprocessing.set_executable("/nonexistent/python3")
     pool = BoardPool(1)
-    try:
-        assert await asyncio.wait_for(pool.png(view), 60) == render.board_png(view)
-        assert pool.workers == 0 and pool.worker_pids() == [] and pool.backup_pids() == []
-    finally:
-        multiprocessing.set_executable(python)
-        pool.close()
+    png = await asyncio.wait_for(pool.png(view), 60)
+    print(json.dumps({"same": png == render.board_png(view), "workers": pool.workers,
+                      "pids": pool.worker_pids() + pool.backup_pids()}))
+
+asyncio.run(main())
+"""
+
+
+def test_a_host_that_cannot_start_a_worker_draws_on_threads():
+    """No worker process can be started (the Python to start the worker server with is missing):
+    the board is drawn on a thread, the same bytes, and the pool stops trying processes. (In a
+    process of its own: this one may have started its worker server already.)"""
+    out = subprocess.run(
+        [sys.executable, "-c", NO_PYTHON], cwd=ROOT, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == {"same": True, "workers": 0, "pids": []}
+    assert "drawing on threads" in out.stderr
 
 
 async def test_a_board_given_up_while_both_ways_wait_leaves_the_next_boards_their_own():
@@ -183,7 +253,7 @@ async def test_a_board_given_up_while_both_ways_wait_leaves_the_next_boards_thei
     views = views_of(2, 9, 4)
     pool = BoardPool(1)
     try:
-        await pool.start()
+        await pool.start(workers=True)
         [pid], [backup] = pool.worker_pids(), pool.backup_pids()
         stopped = [pid, backup]
         for each in stopped:

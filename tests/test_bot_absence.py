@@ -68,6 +68,43 @@ async def test_after_two_missed_turns_the_ai_plays_on_quietly_until_im_back(worl
     assert pings_to(pings, w.alice) == pings_missed + 1
 
 
+async def test_a_table_where_everyone_is_away_waits_until_someone_is_back(world, monkeypatch):
+    """clock=1 idle=bot, and nobody plays: after two turns each that the clock took, both are away.
+    The table then stops (no AI plays the rest at machine speed, no clock runs, nothing is rated)
+    and says so once, until someone is back."""
+    w = world
+    pings = record_pings(w.env, monkeypatch)
+    await open_pebbles(w, "pile=40 maxtake=1 clock=1 idle=bot")
+    bot = w.env.bot
+    await advance(w.env, 4 * HOUR + 60, step=1800)  # a, b, a (away), b (away): four turns timed out
+    table = await bot.host.current(w.channel.id)
+    assert table is not None and table.record.status == "playing"
+    assert set(table.record.meta["away"]) == {str(w.alice.id), str(w.bob.id)}
+    assert table.game.to_json()["pile"] == 36 and table.game.prompt().player == str(w.alice.id)
+    assert table.record.deadline is None  # no clock runs: nothing is due
+    said = [m.content for m in w.channel.history() if m.content.startswith("💤 Everyone at the")]
+    assert len(said) == 1 and "the table waits" in said[0] and "/game abandon" in said[0]
+    assert "Everyone at this table is away, so it waits" in w.channel.last_message.content
+    assert "Time to decide runs out" not in w.channel.last_message.content
+    count, alice_pings = len(w.channel.history()), pings_to(pings, w.alice)
+
+    await advance(w.env, 30 * HOUR, step=3 * HOUR)  # a day and more: nothing happens at all
+    table = await bot.host.current(w.channel.id)
+    assert table.game.to_json()["pile"] == 36 and table.record.status == "playing"
+    assert len(w.channel.history()) == count and pings_to(pings, w.alice) == alice_pings
+    assert await bot.host.store.sql("SELECT COUNT(*) FROM results") == [(0,)]
+
+    r = await w.alice.click(w.channel.last_message, label="I'm back")  # someone is back
+    assert "Welcome back" in r.response.content
+    table = await bot.host.current(w.channel.id)
+    assert "everyone_away" not in table.record.meta and table.record.deadline is not None
+    await w.alice.click(w.channel.last_message, label="take 1")  # bob is still away: the AI plays him
+    table = await bot.host.current(w.channel.id)
+    assert table.game.to_json()["pile"] == 34 and table.game.prompt().player == str(w.alice.id)
+    assert "is away: an AI plays for them" in w.channel.last_message.content
+    assert sum(m.content.startswith("💤 Everyone at the") for m in w.channel.history()) == 1
+
+
 async def test_game_away_stops_the_clock_under_idle_wait_and_game_back_restarts_it(world, monkeypatch):
     w = world
     pings = record_pings(w.env, monkeypatch)
@@ -84,6 +121,17 @@ async def test_game_away_stops_the_clock_under_idle_wait_and_game_back_restarts_
     await advance(w.env, HOUR + 60, step=1800)  # half of a fresh clock: reminded again
     reminders = [c for c in pinged(w.env, w.channel, w.alice) if "waiting for your decision" in c]
     assert len(reminders) == 1
+
+
+async def test_game_away_without_a_running_game_says_there_is_nothing_to_be_away_from(world):
+    w = world
+    r = await w.alice.slash(w.channel, "game away", days=3)
+    assert r.response.ephemeral
+    assert r.response.content.startswith("You hold no seat at a running game"), r.response.content
+    assert "0 running" not in r.response.content
+    await w.alice.slash(w.channel, "game new", game="Pebbles")  # a lobby is no running game either
+    r = await w.alice.slash(w.channel, "game away", days=3)
+    assert r.response.content.startswith("You hold no seat at a running game"), r.response.content
 
 
 async def test_away_ends_by_itself_on_its_day(world):

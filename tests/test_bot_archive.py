@@ -209,6 +209,23 @@ async def test_open_lists_lobbies_waiting_for_players_unless_unlisted(world, sim
     assert "#3" not in r.response.content
 
 
+async def test_open_leaves_out_full_lobbies(world, simcord_bot):
+    """A lobby whose seats are all taken waits for its host to start, not for players."""
+    w = world
+    full = w.guild.create_text_channel("full")
+    lobby = (await w.alice.slash(full, "game new", game="Pebbles")).response  # 3 seats at most
+    await w.bob.click(lobby, label="Join")
+    await w.carol.click(lobby, label="Join")
+    await w.dave.slash(w.channel, "game new", game="Pebbles")
+    r = await w.dave.slash(w.channel, "game open")
+    lines = r.response.content.splitlines()
+    assert lines[1:] and all("#1 Pebbles" not in line for line in lines), lines
+    assert len(lines) == 2 and lines[1].startswith(f"• **#2 Pebbles** in <#{w.channel.id}> · 1 of 3 seats")
+    await w.carol.click(lobby, label="Leave")  # a seat is free again: listed again
+    r = await w.dave.slash(w.channel, "game open")
+    assert "**#1 Pebbles**" in r.response.content and "2 of 3 seats taken, 1 free" in r.response.content
+
+
 async def test_bad_input_gets_a_short_answer(world, simcord_bot):
     w = world
     r = await w.alice.slash(w.channel, "game replay")

@@ -185,7 +185,7 @@ def forest_leaks(text: str, game: ArgoatGame) -> list[str]:
             leaks.append(line)
             continue
         if ("Eden" in line or "Hollow" in line) and not (
-            "found Eden" in line or any(f"at {cell}: it is" in line for cell in flipped)
+            "found Eden" in line or any(f"({cell}): it is" in line for cell in flipped)
         ):
             leaks.append(line)
     return leaks

@@ -63,10 +63,10 @@ async def test_a_peek_with_the_eye_arrives_by_dm_naming_server_channel_and_game(
     w = world
     await eye_game(w, simcord_bot, seeds, monkeypatch)
     await choose(w, simcord_bot, w.alice, "use Eye 0,3")
-    assert dm_news(w, w.alice) == [["The Dark Forest at 0,3 hides Hollow."]]
+    assert dm_news(w, w.alice) == [["The Dark Forest (0,3) hides Hollow."]]
     assert dm_news(w, w.bob) == dm_news(w, w.carol) == []
     last = w.channel.last_message.content
-    assert "uses the Eye of the Dark Dragon" in last and "explored the Dark Forest at 0,3" in last
+    assert "uses the Eye of the Dark Dragon" in last and "explored the Dark Forest (0,3)" in last
     game = (await live(simcord_bot, w)).game
     for msg in public_messages(w):
         assert forest_leaks(message_text(msg), game) == []
@@ -208,7 +208,7 @@ class Watched:
 
 
 DM_ITEM = re.compile(r"(?:You drew|you received) (.+?)\.$")
-DM_PEEK = re.compile(r"The Dark Forest at (-?\d+),(-?\d+) hides (Eden|Hollow)\.")
+DM_PEEK = re.compile(r"The Dark Forest \((-?\d+),(-?\d+)\) hides (Eden|Hollow)\.")
 
 
 async def test_a_played_game_never_shows_a_secret_in_public_messages_or_logs(

@@ -111,7 +111,7 @@ async def test_a_trade_built_in_the_private_picker_accepted_with_secrets_by_dm(
     ]
     assert dm_news(w, w.bob) == [
         [
-            "The Dark Forest at 0,3 hides Eden.",
+            "The Dark Forest (0,3) hides Eden.",
             "In the trade you received the Staff of Guidance.",
             f"Staff of Guidance: {ITEM_BY_KEY['staff'].summary}",
         ]

@@ -15,7 +15,9 @@ import pytest
 
 import bot.ai
 import tests.argoat.argoat_helpers as helpers
+from bot import workers as workers_server
 from bot.config import Settings
+from cogs.boards import BOARDS
 from tests.driver import Driver, random_policy
 from tests.test_bot_argoat_kit import choose, inject, labels, live, public_messages, seat_of
 
@@ -287,14 +289,17 @@ async def test_a_restart_while_a_bot_is_thinking_plays_its_move_once_afterwards(
 # -- the worker-process path ----------------------------------------------------------------------
 
 
+def parent_of(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
 @pytest.mark.simcord(settle_timeout=60)
 @pytest.mark.parametrize("workers", [1])
 async def test_a_bot_decides_in_a_worker_process(world, simcord_bot, seeds, workers):
     w = world
     seeds.value = 3
-    # The worker was started and warmed when the bot started, before any bot had to move.
-    started = simcord_bot.thinker.worker_pids()
-    assert len(started) == 1 and simcord_bot.thinker.warm_workers == set(started)
+    # No worker is started before a bot has to move (the worker server warms meanwhile).
+    assert simcord_bot.thinker.worker_pids() == []
     lobby = (await w.alice.slash(w.channel, "game new", game="Argo", options="bots=1 tm_wait=0")).response
     try:
         await w.alice.click(lobby, label="Start")
@@ -308,10 +313,20 @@ async def test_a_bot_decides_in_a_worker_process(world, simcord_bot, seeds, work
         assert any(row[1] == "bot:1" for row in await events(simcord_bot))
         pool = simcord_bot.thinker._pool
         assert isinstance(pool, ProcessPoolExecutor)
-        assert pool._processes and all(pid != os.getpid() for pid in pool._processes)
-        assert simcord_bot.thinker.worker_pids() == started and simcord_bot.thinker.pools_started == 1
+        # One worker, forked from the bot's worker server (where it found the AI warm).
+        [worker] = simcord_bot.thinker.worker_pids()
+        server = workers_server.server_pid()
+        assert worker != os.getpid() and parent_of(worker) == server and parent_of(server) == os.getpid()
+        assert simcord_bot.thinker.pools_started == 1
         table = await live(simcord_bot, w)
         assert table.game.prompt().player == str(w.alice.id)
         assert "Bot 2 (normal)" in w.channel.last_message.content
+        # While a bot searches, boards go to the backup board worker at once.
+        assert not BOARDS.hurry()
+        searching = asyncio.ensure_future(simcord_bot.thinker.choose(table.game, str(w.alice.id), "easy", 1))
+        await asyncio.sleep(0)
+        assert BOARDS.hurry()
+        await searching
+        assert not BOARDS.hurry()
     finally:
         simcord_bot.thinker.close()

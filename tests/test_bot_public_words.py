@@ -1,7 +1,8 @@
 """Whole games of Argo and Argoat through SimCord with random typed moves (``/game play``): no
 public message names a tile by its notation token ("Corridor-X-alien", "Control-Room",
 "Pod-2/3") or an internal key, or quotes a move in backticked notation, and no button or select
-option is labelled with a legal move's notation (menus use the engine's words)."""
+option is labelled with a legal move's notation (menus use the engine's words), and no coordinate
+is written the wrong way (an Argo cell in lower case, an Argoat pair outside parentheses)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from bot.engine.argoat.data import FRONTIERS
 from cogs.picker import split_choices
 from tests.driver import open_table, widgets
 from tests.test_bot_argoat_kit import public_messages
+from tests.test_words_coordinates import wrong_coordinates
 
 TOKENS = {t.token for t in TILES if "-" in t.token} | {f.key for f in FRONTIERS if "_" in f.key}
 """Argo's hyphenated notation tokens of tiles (the plain ones, "Lab", are also printed names) and
@@ -30,9 +32,11 @@ def scan(messages, notations: set[str]) -> list[str]:
         text = msg.content or ""
         found += [f"token {token!r} in {text!r}" for token in TOKENS if token in text]
         found += [f"notation `{q}` in {text!r}" for q in BACKTICKED.findall(text) if q in notations]
+        found += [f"coordinate {c!r} in {text!r}" for c in wrong_coordinates(text)]
         for widget in widgets(msg):
             shown = [widget.label, widget.description or ""]
             found += [f"token {token!r} on {shown!r}" for token in TOKENS for s in shown if token in s]
+            found += [f"coordinate {c!r} on {shown!r}" for s in shown for c in wrong_coordinates(s)]
             if widget.label in notations:
                 found.append(f"label {widget.label!r} is a notation")
     return found

@@ -35,7 +35,7 @@ async def test_a_seat_handed_to_a_member_takes_its_secrets_along(world, simcord_
     before = len(dms(w.alice))
     driver = Driver(w.env, simcord_bot, w.channel, {seat: w.dave}, None)
     await driver.choose("use Eye 0,3")
-    assert dm_news(w, w.dave)[-1] == ["The Dark Forest at 0,3 hides Hollow."]
+    assert dm_news(w, w.dave)[-1] == ["The Dark Forest (0,3) hides Hollow."]
     assert len(dms(w.alice)) == before
 
 

@@ -41,7 +41,8 @@ async def test_a_process_tends_only_the_tables_of_its_own_shard(simcord_env, sim
             guild_id=guild, channel_id=channel, game_name="Pebbles", host_id="1", options_text="timer=60"
         )
         await host.join(channel, "2")
-        await host.start(channel, "1")
+        started = await host.start(channel, "1")
+        await host.set_message(started.table, 1)  # its turn message was posted
     await env.advance_time(90)
     assert (await host.current(501)).game.to_json()["pile"] == 9  # its own table timed out
     assert (await host.current(502)).game.to_json()["pile"] == 10  # the other process's did not

@@ -42,8 +42,9 @@ async def test_each_bot_turn_is_on_the_message_before_the_next_bot_thinks(
     async def quick(game: Game, seat: str, level: str, seed: int, **where: object) -> Action:
         table = await simcord_bot.host.current(w.channel.id)
         message = w.env.backend.messages[w.channel.id][table.record.message_id]
-        if game.prompt().player == seat:  # its own decision, not an answer out of turn
-            asked.append((seat, game.turn_marker()[0], prompt_line(message.content)))
+        turn, active = game.turn_marker()[:2]
+        if game.prompt().player == seat == game.players[active]:  # its own turn (not a Time Machine's)
+            asked.append((seat, turn, prompt_line(message.content)))
             if len(game.legal_actions(seat)) == 1:
                 forced.append(game.notation(game.legal_actions(seat)[0]))
         return rng.choice([a for a in game.legal_actions(seat) if a["type"] not in ("undo", "cancel")])

@@ -5,10 +5,15 @@ in meanwhile, then the typed move arrives."""
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
+
+import discord
+import pytest
 
 import tests.argoat.argoat_helpers as helpers
 from tests.test_bot_argo_focus import TM_STATION, live_game, position, where
 from tests.test_bot_argoat_kit import build, choose, inject, live, open_argoat
+from tests.test_bot_play import start_game
 
 DELAY = 30
 
@@ -76,3 +81,50 @@ async def test_a_typed_time_machine_interrupt_after_the_other_players_move_is_re
     r = await w.carol.slash(w.channel, "argo timemachine", action="move Red-Pilot WR")  # typed now
     await w.env.advance_time(DELAY)
     assert r.response.content == "Done: `timemachine move Red-Pilot WR`"
+
+
+def peeks(log) -> int:
+    return sum(1 for e in log if e.action.get("type") == "peek")
+
+
+async def test_a_typed_move_and_a_click_at_the_same_instant_are_played_once(world, simcord_bot, monkeypatch):
+    """Issue 39, fault 2: with equal timestamps the typed move was played again (a decision that
+    keeps the turn, so it is still legal)."""
+    w = world
+    turn = await start_game(w, options="pile=20")
+    hold_typed_moves(monkeypatch, simcord_bot)
+    typed = await w.alice.slash(w.channel, "game play", action="peek")
+    await w.alice.click(turn, label="peek")  # the same virtual instant: the click lands first
+    await w.env.advance_time(DELAY)
+    assert "did not play it a second time" in typed.response.content and typed.response.ephemeral
+    table = await live(simcord_bot, w)
+    assert peeks(await simcord_bot.host.store.log(table.record.id)) == 1
+
+
+@pytest.mark.parametrize("discord_ahead", [2.0, -2.0], ids=["host-behind", "host-ahead"])
+async def test_a_host_clock_behind_or_ahead_of_discords_plays_no_move_twice(
+    world, simcord_bot, monkeypatch, discord_ahead
+):
+    """Issue 39, fault 2: with the host's clock 2 s behind Discord's, a move typed before a click
+    was played twice; ahead, a move typed after another player's decision was refused."""
+    w = world
+    host = simcord_bot.host
+    skew = timedelta(seconds=discord_ahead)
+    monkeypatch.setattr(host, "_clock", lambda: discord.utils.utcnow() - skew)
+    turn = await start_game(w, options="pile=20 cheer=yes")
+    hold_typed_moves(monkeypatch, simcord_bot)
+    typed = await w.alice.slash(w.channel, "game play", action="peek")
+    await w.env.advance_time(0.5)
+    await w.alice.click(turn, label="peek")  # typed first, clicked half a second later
+    await w.env.advance_time(DELAY)
+    assert "did not play it a second time" in typed.response.content
+    table = await live(simcord_bot, w)
+    assert peeks(await host.store.log(table.record.id)) == 1
+    monkeypatch.undo()  # typed moves reach the host at once again; the skew stays
+    monkeypatch.setattr(host, "_clock", lambda: discord.utils.utcnow() - skew)
+    cheer = await w.bob.click(w.channel.last_message, label="Cheer")  # bob's out-of-turn picker
+    await w.bob.click(cheer.response, label="cheer")
+    await w.env.advance_time(1)
+    r = await w.alice.slash(w.channel, "game play", action="take 2")  # typed after bob's cheer
+    assert r.response.content == "Done: `take 2`", r.response.content
+    assert (await live(simcord_bot, w)).game.to_json()["pile"] == 18

@@ -1,7 +1,8 @@
 """Deadline effects survive a killed process: tending processes are killed at random moments around
 the tables' deadlines and started again, and the tables end exactly where an undisturbed run puts
 them — every AI take-over played once, every reminder sent (at least once), no table without a
-deadline. SQLite with one process; PostgreSQL with two processes, one per shard. Then a graceful
+deadline (but those that wait for a person: a hand-over, or someone back when everyone is away).
+SQLite with one process; PostgreSQL with two processes, one per shard. Then a graceful
 shutdown in the middle of a take-over."""
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from bot.tables import Outcome, TableHost
 from bot.tending import Tender
 from bot.thinking import Thinker
 from tests.deadline_worker import START, tend_all
+from tests.hostplay import posted
 from tests.pebbles import Pebbles
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -50,6 +52,7 @@ async def set_up(url: str) -> None:
             )
             await host.join(1000 + n, f"{n}02")
             await host.start(1000 + n, f"{n}01")
+        await posted(host)  # each first turn message was posted
     finally:
         await host.close()
 
@@ -67,6 +70,7 @@ async def snapshot(url: str) -> dict[int, dict]:
                 "deadline": record.deadline,
                 "effects": record.meta.get("effects", []),
                 "timed_out": record.meta.get("timed_out", []),
+                "everyone_away": record.meta.get("everyone_away"),
                 "log": [(e.actor, json.dumps(e.action, sort_keys=True)) for e in log],
             }
         return found
@@ -129,8 +133,10 @@ async def test_killed_tending_processes_lose_no_takeover_and_no_reminder(backend
     assert got == expected  # every take-over exactly once: the same moves, logs and deadlines
     takeovers = [a for t in got.values() for _, a in t["log"] if '"by": "bot:normal"' in a]
     assert len(takeovers) >= TABLES  # the AI did take over, several times
-    for table in got.values():  # idle=wait tables wait for a hand-over once a clock ran out
-        assert table["status"] != PLAYING or table["deadline"] is not None or table["timed_out"]
+    for table in got.values():  # idle=wait tables wait for a hand-over once a clock ran out,
+        # idle=bot tables whose people both missed their turns wait for one of them (issue 35)
+        waits = table["timed_out"] or table["everyone_away"]
+        assert table["status"] != PLAYING or table["deadline"] is not None or waits
         assert table["effects"] == []
     sent, wanted = notice_keys(notices), notice_keys(expected_notices)
     assert set(sent) == set(wanted) and len(wanted) >= TABLES
@@ -204,6 +210,7 @@ async def test_notices_of_a_game_the_host_plays_to_its_end_are_moot(tmp_path):
             if current is None:
                 break
             record = current.record
+            await posted(host)
             results = await tender.tend(7, record.id)
             notices = [r for r in results if not isinstance(r, Outcome)]
             sent += [n.kind for n in notices]  # sent, then marked done, as the scheduler does

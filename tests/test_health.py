@@ -126,3 +126,30 @@ def test_errors_logged_by_discord_py_are_counted_by_kind():
     logging.getLogger("discord.ui.view").error("Ignoring exception in view")
     logging.getLogger("discord.ui.view").warning("not an error")
     assert metrics.total(metrics.ERRORS) == before + 1
+
+
+@pytest.fixture
+def short_status(monkeypatch) -> float:
+    """A status line every 20 s instead of every 10 minutes (read when the bot starts)."""
+    monkeypatch.setattr(health, "STATUS_SECONDS", 20.0)
+    return health.STATUS_SECONDS
+
+
+@pytest.mark.simcord(settle_timeout=30)
+async def test_the_status_line_keeps_virtual_time_and_never_holds_an_action(
+    short_status, world, simcord_bot, caplog
+):
+    """The status line runs on the bot's clock only: no line before its interval has passed on
+    that clock, one line when it has. A loop around ``asyncio.sleep`` instead counted for SimCord
+    as work in progress once less than the settle timeout was left of its sleep: an action then
+    waited for the sleep to end in real time, the virtual clock jumped to the sleep's end and the
+    line was logged although no time had been advanced (docs/testing-stalls.md)."""
+    w = world
+    with caplog.at_level(logging.INFO, logger="bot.health"):
+        await w.alice.slash(w.channel, "game new", game="Pebbles")
+        await w.alice.slash(w.channel, "game board")
+        assert w.env.now().timestamp() - 1767225600 < short_status  # 2026-01-01T00:00:00Z
+        assert not [r for r in caplog.records if r.getMessage().startswith("status:")]
+        await w.env.advance_time(short_status)
+    lines = [r.getMessage() for r in caplog.records if r.getMessage().startswith("status:")]
+    assert len(lines) == 1, lines

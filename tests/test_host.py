@@ -109,6 +109,7 @@ async def test_failed_save_leaves_store_and_live_game_as_before(host, monkeypatc
 async def test_timeout_is_applied_only_after_the_deadline(host):
     outcome = await open_and_start(host, options="timer=60 clock=0")
     record = outcome.table.record
+    await host.set_message(outcome.table, 1)  # its turn message was posted
     tender = Tender(host, Thinker(workers=0))
     assert record.deadline == host._clock.now + timedelta(seconds=60)
     assert await host.due() == []

@@ -13,7 +13,7 @@ from bot.engine.registry import GameRegistry
 from bot.store import PostgresStore
 from bot.tables import TableHost
 from tests import proc_worker
-from tests.hostplay import Clock, open_game
+from tests.hostplay import Clock, open_game, posted
 from tests.pebbles import Pebbles
 
 CTX = multiprocessing.get_context("spawn")
@@ -41,6 +41,7 @@ async def tables_on(url: str, channels: dict[int, int | None], options: str) -> 
     host = TableHost(store, GameRegistry([Pebbles]), clock=Clock(), seeder=lambda: 5)
     for channel, guild in channels.items():
         await open_game(host, channel, "Pebbles", guild=guild, options=options)
+    await posted(host)  # each first turn message was posted
     await host.close()
 
 
@@ -103,6 +104,9 @@ async def test_deadlines_fire_exactly_once_with_two_processes(pg_url):
     assert sorted(i for r in first for i in r["applied"]) == sorted(ids.values())
 
     # Both processes tending every table at the next moment: each timeout still fires once.
+    store = await PostgresStore.open(pg_url)
+    await store.sql("UPDATE tables SET shown_version = version")  # the bot showed the first timeouts
+    await store.close()
     second = run_both(proc_worker.tend, (pg_url, 4, None), (pg_url, 4, None))
     assert sorted(i for r in second for i in r["applied"]) == sorted(ids.values())
 

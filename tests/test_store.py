@@ -249,6 +249,14 @@ async def test_awaiting_since_and_seat_views(store):
     assert await store.previous_view(table.id, "8", 2) == {"v": 1}
     assert await store.previous_view(table.id, "8", 1) is None
     assert [e.seq for e in await store.log(table.id, limit=2)] == [3, 4]
+    # what the host's chronicle is built from, in one read: the log up to a version, every board
+    rows, views = await store.chronicle_rows(table.id, 3)
+    assert sorted(rows) == [
+        (1, None, "7", '{"type": "open", "game": "Pebbles", "options": {"pile": 10}}', ""),
+        (2, None, "7", '{"a": 1}', "one"),
+        (3, 1, "8", '{"a": 2}', "two\nlines"),
+    ]
+    assert views == [("8", 1, '{"v": 1}', None, None)]
     await store.set_message(table.id, 555)
     assert (await store.get_table(table.id)).message_id == 555
 

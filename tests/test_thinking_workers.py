@@ -1,6 +1,7 @@
 """The AI's worker processes, with real processes killed from outside: a killed bot leaves no
-worker or resource tracker behind, a killed worker costs one new pool however many decisions were
-waiting, a second death during a decision is one clear error, and nothing leaks semaphores."""
+worker, worker server or resource tracker behind, a killed worker costs one new pool however many
+decisions were waiting, a second death during a decision is one clear error, and nothing leaks
+semaphores."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ import sys
 import time
 from pathlib import Path
 
+from bot import thinking
 from bot.engine.argo import ArgoGame
-from bot.thinking import AIUnavailable, Thinker
+from bot.thinking import NICE, AIUnavailable, Thinker
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,12 +55,12 @@ def _kill(pids: list[int]) -> None:
             os.kill(pid, signal.SIGKILL)
 
 
-def test_a_killed_bot_leaves_no_worker_and_no_resource_tracker():
+def test_a_killed_bot_leaves_no_worker_no_worker_server_and_no_resource_tracker():
     bot = _script("hold")
     pids: list[int] = []
     try:
         started = json.loads(bot.stdout.readline())  # a decision is running in the worker now
-        pids = [started["worker"], started["tracker"]]
+        pids = [started["worker"], started["server"], started["tracker"]]
         semaphores = [Path(f"/dev/shm/sem.{name.lstrip('/')}") for name in started["semaphores"]]
         assert all(_alive(p) for p in pids) and len(semaphores) == 5
         assert all(s.exists() for s in semaphores)
@@ -134,5 +136,39 @@ async def test_a_worker_that_died_while_idle_is_replaced_at_the_next_decision():
         await _until(lambda: not _alive(first))
         assert await thinker.choose(game, seat, "easy", 1) in game.legal_actions(seat)
         assert thinker.pools_started == 2 and thinker.worker_pids() != [first]
+    finally:
+        thinker.close()
+
+
+async def test_ai_workers_run_below_the_bot_and_start_when_a_bot_first_moves():
+    """No worker runs before a decision needs one; the worker then runs at ``NICE`` below the
+    bot, so that boards and the bot's own loop come before a search."""
+    thinker = Thinker(workers=1, budget_s=0.05)
+    game = ArgoGame.new(("a", "b"), 1, {})
+    seat = game.prompt().player
+    try:
+        await thinker.start()
+        assert thinker.worker_pids() == []
+        assert await thinker.choose(game, seat, "easy", 0) in game.legal_actions(seat)
+        [worker] = thinker.worker_pids()
+        bot = os.getpriority(os.PRIO_PROCESS, 0)
+        assert os.getpriority(os.PRIO_PROCESS, worker) == min(19, bot + NICE)  # 19: the lowest there is
+    finally:
+        thinker.close()
+
+
+async def test_ai_workers_end_when_idle_and_the_next_decision_starts_one(monkeypatch):
+    """Workers that made no decision for ``IDLE_S`` end (their memory goes back); the next
+    decision starts a new one."""
+    monkeypatch.setattr(thinking, "IDLE_S", 0.5)
+    thinker = Thinker(workers=1, budget_s=0.05)
+    game = ArgoGame.new(("a", "b"), 1, {})
+    seat = game.prompt().player
+    try:
+        assert await thinker.choose(game, seat, "easy", 0) in game.legal_actions(seat)
+        [first] = thinker.worker_pids()
+        await _until(lambda: thinker.worker_pids() == [] and not _alive(first))
+        assert await thinker.choose(game, seat, "easy", 1) in game.legal_actions(seat)
+        assert len(thinker.worker_pids()) == 1 and thinker.pools_started == 2
     finally:
         thinker.close()

@@ -1,8 +1,8 @@
 """A small bot-like process for tests/test_thinking_workers.py: a Thinker with one worker process
 deciding for a real Argo game, run with ``python -m tests.thinking_proc MODE``.
 
-``hold``: start a long decision, print the pids of the worker and the resource tracker and the
-names of the pool's semaphores, and wait to be killed.
+``hold``: start a long decision, print the pids of the worker, the worker server and the resource
+tracker and the names of the pool's semaphores, and wait to be killed.
 ``storm N``: queue N decisions, SIGKILL the worker while they run, and print every answer and how
 many pools were started, then exit normally.
 """
@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 
+from bot import workers
 from bot.engine.argo import ArgoGame
 from bot.thinking import AIUnavailable, Thinker
 
@@ -42,7 +43,8 @@ async def hold() -> None:
     semaphores = [
         lock._semlock.name for q in queues for lock in (q._rlock, q._wlock, getattr(q, "_sem", None)) if lock
     ]
-    print(json.dumps({"worker": worker, "tracker": tracker, "semaphores": semaphores}), flush=True)
+    pids = {"worker": worker, "server": workers.server_pid(), "tracker": tracker}
+    print(json.dumps({**pids, "semaphores": semaphores}), flush=True)
     await decision  # never ends: the test kills this process first
 
 

@@ -109,13 +109,16 @@ class ISMCTS:
         """The worlds' random source, seeded anew for each world (one generator, not one per
         world: its 2.5 KB state is not allocated and cleared every iteration)."""
 
-    def run(self, iterations: int | None = None, deadline: float | None = None) -> SearchResult:
+    def run(
+        self, iterations: int | None = None, deadline: float | None = None, *, stop_when_decided: bool = True
+    ) -> SearchResult:
         """Iterate ``iterations`` times, or until ``time.perf_counter()`` passes ``deadline``
         (wall-clock seconds: the answer comes on time however busy the machine is), or both,
         whichever comes first. Either way it stops as soon as the search is decided: when the
         most visited root move leads the next by more visits than the iterations left could give
         it (with a deadline, as many as the rate so far fits in the time left). With
-        ``iterations`` that never changes the answer, only saves the iterations that could not."""
+        ``iterations`` that never changes the answer, only saves the iterations that could not.
+        ``stop_when_decided=False`` runs them all (tests compare the two)."""
         if iterations is None and deadline is None:
             raise ValueError("give iterations or a deadline")
         clock: Callable[[], float] = time.perf_counter
@@ -130,7 +133,7 @@ class ISMCTS:
                 now = clock()
                 if now >= deadline:
                     break
-            if done >= check:
+            if stop_when_decided and done >= check:
                 check = done + DECIDED_CHECK
                 left = math.inf if iterations is None else float(iterations - done)
                 if deadline is not None:

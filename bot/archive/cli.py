@@ -1,6 +1,7 @@
-"""``python -m bot ratings --rebuild [--database URL]``: record every finished table's result that
-is missing (games played before the archive too) and recompute every rating ladder from the
-stored results, in the order the games ended — the same numbers the bot keeps game by game."""
+"""``python -m bot ratings --rebuild [--database URL]``: derive every finished table's result again
+from its log (today's rating policy: docs/archive.md), record those that are missing (games played
+before the archive too) and recompute every rating ladder from the stored results, in the order the
+games ended — the same numbers the bot keeps game by game."""
 
 from __future__ import annotations
 

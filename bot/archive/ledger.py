@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.archive.ratings import Ladder, build
 from bot.archive.replay import log_rows
 from bot.archive.results import GameResult, game_result
 from bot.engine.registry import GameRegistry
-from bot.store import FINISHED, AnyStore, TableRecord
+from bot.store import FINISHED, AnyStore, StoreError, TableRecord
 
 log = logging.getLogger(__name__)
 
@@ -33,8 +33,12 @@ async def pending(store: AnyStore) -> list[int]:
     return [int(r[0]) for r in rows]
 
 
-async def record_result(store: AnyStore, registry: GameRegistry, record: TableRecord) -> GameResult | None:
-    """Compute and store the result of a finished table (from its log); None if it has none."""
+async def record_result(
+    store: AnyStore, registry: GameRegistry, record: TableRecord, *, again: bool = False
+) -> GameResult | None:
+    """Compute and store the result of a finished table (from its log); None if it has none.
+    ``again``: derive it anew and replace the stored one (``ratings --rebuild``: results recorded
+    by an earlier version follow today's policy); it keeps the stored end time, the ladder's order."""
     game_cls = registry.get(record.game)
     if game_cls is None or record.status != FINISHED:
         return None
@@ -42,19 +46,29 @@ async def record_result(store: AnyStore, registry: GameRegistry, record: TableRe
     result = game_result(game_cls, record, rows)
     if result is None:
         return None
+    if again:
+        stored = await store.sql("SELECT finished_at FROM results WHERE table_id = ?", (record.id,))
+        if stored:
+            result = replace(result, finished_at=str(stored[0][0]))
     marks = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?)"] * len(result.seats))
     params: list[Any] = []
     for s in result.seats:
         params += [result.table_id, s.seat, result.guild_id, result.game, s.player, s.place, int(s.winner)]
         params.append(result.finished_at)
-    await store.sql(
-        "INSERT INTO result_seats (table_id, seat, guild_id, game, player, place, winner, finished_at) "
-        f"VALUES {marks} ON CONFLICT (table_id, seat) DO NOTHING",
-        tuple(params),
+    seats_then = (
+        "DO UPDATE SET player = excluded.player, place = excluded.place, winner = excluded.winner"
+        if again
+        else "DO NOTHING"
     )
     await store.sql(
+        "INSERT INTO result_seats (table_id, seat, guild_id, game, player, place, winner, finished_at) "
+        f"VALUES {marks} ON CONFLICT (table_id, seat) {seats_then}",
+        tuple(params),
+    )
+    result_then = "DO UPDATE SET data = excluded.data" if again else "DO NOTHING"
+    await store.sql(
         "INSERT INTO results (table_id, guild_id, game, finished_at, data) VALUES (?, ?, ?, ?, ?) "
-        "ON CONFLICT (table_id) DO NOTHING",
+        f"ON CONFLICT (table_id) {result_then}",
         (result.table_id, result.guild_id, result.game, result.finished_at, json.dumps(result.to_json())),
     )
     return result
@@ -124,8 +138,31 @@ async def sync(store: AnyStore, registry: GameRegistry) -> int:
     return recorded
 
 
+async def rederive(store: AnyStore, registry: GameRegistry) -> int:
+    """Derive every recorded result again from its table's log (today's rating policy, today's
+    names), replacing the stored one; returns how many were replaced. A table whose log cannot be
+    replayed keeps the result it had."""
+    rows = await store.sql("SELECT table_id FROM results ORDER BY table_id")
+    done = 0
+    for (table_id,) in rows:
+        record = await store.get_table(int(table_id))
+        if record is None:
+            continue
+        try:
+            result = await record_result(store, registry, record, again=True)
+        except StoreError:
+            raise
+        except Exception:  # a table that cannot be replayed must not stop the others
+            log.exception("table #%s: its result could not be derived again (kept as stored)", table_id)
+            continue
+        done += result is not None
+    return done
+
+
 async def rebuild(store: AnyStore, registry: GameRegistry) -> dict[tuple[int, str], Ladder]:
-    """Record any missing results, then recompute every ladder from scratch and store it."""
+    """Derive every result again from the logs (and record the missing ones), then recompute
+    every ladder from scratch and store it."""
+    await rederive(store, registry)
     await sync(store, registry)
     rows = await store.sql("SELECT DISTINCT guild_id, game FROM results ORDER BY guild_id, game")
     built = {}

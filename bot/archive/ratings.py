@@ -11,6 +11,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from bot import seats
+from bot.archive.names import listed
 from bot.archive.results import GameResult
 
 MODEL = PlackettLuce()
@@ -52,18 +53,22 @@ class Ladder:
         return self.ratings.get(player, Rating())
 
     def apply(self, result: GameResult) -> None:
-        """Rate one finished game. Each seat is a team of one; a player on several seats (two
-        bots of one level) gets the mean of its seats' new ratings. A game with fewer than two
-        rated players changes no rating but counts as played."""
-        players = list(dict.fromkeys(s.player for s in result.seats))
-        if len(players) >= 2:
-            teams = [
-                [MODEL.rating(mu=self.get(s.player).mu, sigma=self.get(s.player).sigma)] for s in result.seats
-            ]
+        """Rate one finished game. Each seat is a team of one, ranked by its place; a player on
+        several seats (two bots of one level) gets the mean of its seats' new ratings. A seat
+        that is unrated for its person (``SeatResult.rated``: an AI played most of it) still
+        ranks: it plays with the rating of the AI that stood in (``stand_in``), which it does not
+        change, and it counts for nobody. A game with fewer than two different players (an
+        unrated seat counted as its stand-in) changes no rating but counts as played."""
+        counted = [s for s in result.seats if s.rated]
+        players = list(dict.fromkeys(s.player for s in counted))
+        playing = [s.player if s.rated else s.stand_in or s.player for s in result.seats]
+        if counted and len(set(playing)) >= 2:
+            teams = [[MODEL.rating(mu=self.get(p).mu, sigma=self.get(p).sigma)] for p in playing]
             rated = MODEL.rate(teams, ranks=[s.place for s in result.seats])
             new: dict[str, list[tuple[float, float]]] = {}
             for seat, team in zip(result.seats, rated, strict=True):
-                new.setdefault(seat.player, []).append((team[0].mu, team[0].sigma))
+                if seat.rated:
+                    new.setdefault(seat.player, []).append((team[0].mu, team[0].sigma))
             for player, values in new.items():
                 rating = self.ratings.setdefault(player, Rating())
                 rating.mu = sum(v[0] for v in values) / len(values)
@@ -71,13 +76,15 @@ class Ladder:
         for player in players:
             rating = self.ratings.setdefault(player, Rating())
             rating.games += 1
-            rating.wins += any(s.winner for s in result.seats if s.player == player)
+            rating.wins += any(s.winner for s in counted if s.player == player)
         self.count += 1
         self.through = result.order
 
     def top(self) -> list[tuple[str, Rating]]:
-        """Every player, best conservative rating first (then more games, then id)."""
-        return sorted(self.ratings.items(), key=lambda kv: (-kv[1].conservative, -kv[1].games, kv[0]))
+        """Every entry the leaderboard shows (not a forgotten person's: ``names.listed``), best
+        conservative rating first (then more games, then id)."""
+        shown = [(p, r) for p, r in self.ratings.items() if listed(p)]
+        return sorted(shown, key=lambda kv: (-kv[1].conservative, -kv[1].games, kv[0]))
 
     def to_json(self) -> dict[str, Any]:
         """The stored form (floats round-trip exactly through JSON)."""

@@ -136,6 +136,22 @@ class Result:
         }
 
 
+_WHOLE_NUMBER = re.compile(r"-?[0-9]{1,19}")
+"""A whole number as people type it: ASCII digits only (``int()`` also reads "٣" and "３"), and
+no more than a 64-bit integer holds."""
+
+
+def whole_number(text: str, minimum: int = -(2**63), maximum: int = 2**63 - 1) -> int | None:
+    """The whole number ``text`` writes (ASCII digits, an optional minus sign, surrounding spaces
+    ignored) if it lies in [``minimum``, ``maximum``], else None: any other digit ("²", "٣"), a
+    number too long for the database, or anything else is no number."""
+    text = text.strip()
+    if _WHOLE_NUMBER.fullmatch(text) is None:
+        return None
+    value = int(text)
+    return value if minimum <= value <= maximum else None
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One table option a game accepts at ``/game new`` (e.g. ``difficulty=hard``).
@@ -158,10 +174,9 @@ class OptionSpec:
                 if choice.lower() == text:
                     return choice
             raise IllegalAction(f"{self.name} must be one of: {', '.join(self.choices)}.")
-        try:
-            value = int(text)
-        except ValueError:
-            raise IllegalAction(f"{self.name} must be a whole number.") from None
+        value = whole_number(text)
+        if value is None:
+            raise IllegalAction(f"{self.name} must be a whole number.")
         if not self.minimum <= value <= self.maximum:
             raise IllegalAction(f"{self.name} must be between {self.minimum} and {self.maximum}.")
         return value

@@ -19,14 +19,15 @@ import contextvars
 import json
 import logging
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
 import asyncpg
 
+from bot import answering
 from bot.store import forgetting, writes
-from bot.store.reads import TableReads
+from bot.store.reads import TableReads, reads_only
 from bot.store.records import DEFAULT_TIMEOUT, LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
 from bot.store.urls import redact
 from bot.store.writes import TableWrites
@@ -416,17 +417,22 @@ class PostgresStore(TableReads, TableWrites):
         """The one-line StoreError of a driver or connection failure while ``doing`` something."""
         return StoreError(f"{doing}: {_one_line(exc, self.timeout)}")
 
-    @contextlib.asynccontextmanager
-    async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
-        """The connection of the table lock this task holds, else one from the pool."""
-        if self._closed:
-            raise StoreError("the database is closed")
+    def _held(self) -> asyncpg.Connection | None:
+        """The connection of the table lock the current task holds, if any."""
         held = _HELD.get()
         if held is not None and held[0] is self and held[2] is asyncio.current_task():
-            yield held[1]
-            return
+            return held[1]
+        return None
+
+    async def _roundtrip(
+        self, fn: Callable[[asyncpg.Connection], Awaitable[T]], held: asyncpg.Connection | None
+    ) -> T:
+        """``fn`` on ``held`` (the connection of the table lock the caller holds), else on a
+        connection of the pool, kept until ``fn`` ends (what waits when the server is slow)."""
+        if held is not None:
+            return await fn(held)
         async with self._pool.acquire(timeout=_client_timeout(self.timeout)) as conn:
-            yield conn
+            return await fn(conn)
 
     @contextlib.asynccontextmanager
     async def table_lock(self, channel_id: int) -> AsyncIterator[tuple[int, int, int | None] | None]:
@@ -442,13 +448,13 @@ class PostgresStore(TableReads, TableWrites):
             raise RuntimeError("table locks do not nest")
         doing = f"could not lock the table of channel {channel_id}"
         try:
-            conn = await self._pool.acquire(timeout=_client_timeout(self.timeout))
+            conn = await answering.change(self._pool.acquire(timeout=_client_timeout(self.timeout)))
         except FAILURES as exc:
             raise self._failure(exc, doing) from exc
         unlocked = False
         try:
             try:
-                row = await conn.fetchrow(_LOCK, channel_id)
+                row = await answering.change(self._roundtrip(lambda c: c.fetchrow(_LOCK, channel_id), conn))
             except FAILURES as exc:
                 raise self._failure(exc, doing) from exc
             token = _HELD.set((self, conn, asyncio.current_task()))
@@ -457,7 +463,7 @@ class PostgresStore(TableReads, TableWrites):
             finally:
                 _HELD.reset(token)
                 try:
-                    await conn.execute(_UNLOCK, channel_id)
+                    await self._roundtrip(lambda c: c.execute(_UNLOCK, channel_id), conn)
                     unlocked = True
                 except FAILURES as exc:
                     log.warning(
@@ -486,10 +492,16 @@ class PostgresStore(TableReads, TableWrites):
         level: int = logging.WARNING,
     ) -> T:
         """Run ``fn`` on a connection; a database failure is logged and becomes a one-line
-        StoreError saying what could not be done."""
+        StoreError saying what could not be done. ``level`` ERROR marks a change (see
+        ``bot.answering``: for an interaction waiting for its answer, a read is given up in time,
+        a change is not; nor is anything done while holding a table's lock)."""
+        if self._closed:
+            raise StoreError("the database is closed")
+        held = self._held()
         try:
-            async with self._connection() as conn:
-                return await fn(conn)
+            if level >= logging.ERROR or held is not None:
+                return await answering.change(self._roundtrip(fn, held))
+            return await answering.read(self._roundtrip(fn, held))
         except FAILURES as exc:
             error = self._failure(exc, doing)
             log.log(level, "%s", error)
@@ -518,7 +530,8 @@ class PostgresStore(TableReads, TableWrites):
     async def sql(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Run one SQL statement outside the store's API and return its rows (tests, tools).
         ``?`` placeholders are accepted as in SQLite."""
-        rows = await self._run(lambda conn: conn.fetch(_dollars(query), *params))
+        level = logging.WARNING if reads_only(query) else logging.ERROR
+        rows = await self._run(lambda conn: conn.fetch(_dollars(query), *params), level=level)
         return [tuple(r) for r in rows]
 
     async def schema_version(self) -> int:
@@ -568,7 +581,7 @@ class PostgresStore(TableReads, TableWrites):
                 row[0],
                 channel_id,
                 host_id,
-                json.dumps({"type": "open", "game": game, "options": options}),
+                json.dumps(writes.opening(game, options)),
                 now,
             )
             return _record(row)
@@ -612,23 +625,37 @@ class PostgresStore(TableReads, TableWrites):
         return record.evolve(version=record.version + 1, rev=record.rev + 1, updated_at=now)
 
     async def forget_person(self, user_id: str, pseudonym: str) -> int:
-        """Delete the person's settings and replace ``user_id`` by ``pseudonym`` in every finished
-        or abandoned table, its log and its seats' boards (``/game forget-me``), in one
-        transaction; how many tables were changed."""
+        """Delete the person's settings and rewrite every finished or abandoned table, its log and
+        its seats' boards, the archive's results and ladders so that they no longer name
+        ``user_id`` (``/game forget-me``, see ``bot.store.forgetting``), in one transaction; how
+        many tables were changed."""
+        return await self._forget(forgetting.forgetting(user_id, pseudonym), "the forgetting of a person")
 
-        async def body(conn: asyncpg.Connection) -> int:
-            await conn.execute(_dollars(forgetting.FORGET_PREFERENCES), user_id)
-            rows = await conn.fetch(_dollars(forgetting.FIND), *forgetting.find_params(user_id))
-            ids = [row[0] for row in rows]
-            if ids:
-                # Lifted for this transaction only (ALTER TABLE is transactional and locks the log).
-                await conn.execute("ALTER TABLE events DISABLE TRIGGER events_append_only_change")
-                for query, params in forgetting.statements(user_id, pseudonym, ids):
-                    await conn.execute(_dollars(query), *params)
-                await conn.execute("ALTER TABLE events ENABLE TRIGGER events_append_only_change")
-            return len(ids)
+    async def forget_in_tables(
+        self, user_id: str, pseudonym: str, table_ids: Sequence[int], hosts: dict[int, str] | None = None
+    ) -> None:
+        """Rewrite the tables ``table_ids`` (open ones: the caller holds their locks) so that they
+        no longer name ``user_id``, in one transaction (``hosts``: a new host where they hosted)."""
+        await self._forget(
+            forgetting.steps(user_id, pseudonym, table_ids, hosts), "the forgetting of a person"
+        )
 
-        return await self._write(body, "the forgetting of a person")
+    async def _forget(self, steps: Generator[forgetting.Step, list[tuple[Any, ...]], T], what: str) -> T:
+        async def body(conn: asyncpg.Connection) -> T:
+            # Lifted for this transaction only (ALTER TABLE is transactional and locks the log).
+            await conn.execute("ALTER TABLE events DISABLE TRIGGER events_append_only_change")
+            try:
+                step = next(steps)
+                while True:
+                    query, params = step
+                    rows = await conn.fetch(_dollars(query), *params)
+                    step = steps.send([tuple(r) for r in rows])
+            except StopIteration as stop:
+                result: T = stop.value
+            await conn.execute("ALTER TABLE events ENABLE TRIGGER events_append_only_change")
+            return result
+
+        return await self._write(body, what)
 
     # -- reading ------------------------------------------------------------------------------
 

@@ -1,6 +1,9 @@
 """The reads both store backends answer with the same SQL (``?`` placeholders, which the
 PostgreSQL backend numbers itself): finding tables, reading a table's log summaries and the board
-a seat last saw."""
+a seat last saw. The host answers a turn message's questions about the log from its in-memory
+chronicle (``bot.chronicle``, built with :meth:`TableReads.chronicle_rows`); the log reads here
+give the same answers from the store (for tools, tables no longer open, and as the reference the
+chronicle is tested against)."""
 
 from __future__ import annotations
 
@@ -17,6 +20,16 @@ _LAST_OWN_DECISION = (
 """The log position of a seat's own last decision (a row it acted in, not the host or an AI for
 it), in a turn before a given one if that is not NULL; 0 if none. Parameters: table id, seat,
 turn, turn."""
+
+
+def reads_only(query: str) -> bool:
+    """True if the SQL statement ``query`` only reads (SELECT, WITH … SELECT, PRAGMA): a store
+    call that may be given up without changing anything (see ``bot.answering``)."""
+    words = query.lstrip().split(None, 1)
+    first = words[0].upper() if words else ""
+    if first == "WITH":
+        return not any(w in query.upper() for w in ("INSERT ", "UPDATE ", "DELETE "))
+    return first in ("SELECT", "PRAGMA", "EXPLAIN")
 
 
 class TableReads(ABC):
@@ -128,6 +141,23 @@ class TableReads(ABC):
         )
         lines = [line for (summary,) in reversed(rows) for line in summary.splitlines() if line]
         return lines[-limit:]
+
+    async def chronicle_rows(
+        self, table_id: int, upto: int
+    ) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+        """What a table's chronicle (``bot.chronicle``) is built from, in one statement: every log
+        row up to version ``upto`` as ``(seq, turn, actor, action JSON, summary)``, and every seat's
+        boards as ``(seat, latest_turn, latest JSON, prior_turn, prior JSON)``."""
+        rows = await self.sql(
+            "SELECT seq, turn, actor, action, summary, CAST(NULL AS INTEGER) FROM events "
+            "WHERE table_id = ? AND seq <= ? "
+            "UNION ALL SELECT NULL, latest_turn, seat, latest, prior, prior_turn FROM seat_views "
+            "WHERE table_id = ?",
+            (table_id, upto, table_id),
+        )
+        log = [row[:5] for row in rows if row[0] is not None]
+        views = [(row[2], row[1], row[3], row[5], row[4]) for row in rows if row[0] is None]
+        return log, views
 
     async def previous_view(self, table_id: int, seat: str, turn: int | None) -> dict[str, Any] | None:
         """The public view right after ``seat``'s last decision in a turn before ``turn`` (the

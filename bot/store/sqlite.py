@@ -12,14 +12,15 @@ import contextlib
 import json
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Generator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot import answering
 from bot.store import forgetting, writes
-from bot.store.reads import TableReads
+from bot.store.reads import TableReads, reads_only
 from bot.store.records import DEFAULT_TIMEOUT, LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
 from bot.store.writes import TableWrites
 
@@ -322,15 +323,23 @@ class SqliteStore(TableReads, TableWrites):
         level: int = logging.WARNING,
     ) -> T:
         """Run ``fn`` on the database thread; a database failure is logged and becomes a
-        one-line StoreError saying what could not be done."""
+        one-line StoreError saying what could not be done. ``level`` ERROR marks a change (see
+        ``bot.answering``: for an interaction waiting for its answer, a read is given up in time,
+        a change is not)."""
         if self._closed:
             raise StoreError("the database is closed")
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._thread, fn, self._conn)
+            if level >= logging.ERROR:
+                return await answering.change(self._roundtrip(fn))
+            return await answering.read(self._roundtrip(fn))
         except sqlite3.Error as exc:
             error = StoreError(f"{doing}: {' '.join(str(exc).split()) or type(exc).__name__}")
             log.log(level, "%s", error)
             raise error from exc
+
+    async def _roundtrip(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """One call on the database thread (what waits when the database is slow)."""
+        return await asyncio.get_running_loop().run_in_executor(self._thread, fn, self._conn)
 
     async def _write(self, body: Callable[[sqlite3.Connection], T], what: str) -> T:
         """Run ``body`` as one transaction; a database failure becomes a one-line StoreError."""
@@ -345,7 +354,8 @@ class SqliteStore(TableReads, TableWrites):
 
     async def sql(self, query: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         """Run one SQL statement outside the store's API and return its rows (tests, tools)."""
-        return await self._run(lambda conn: conn.execute(query, params).fetchall())
+        level = logging.WARNING if reads_only(query) else logging.ERROR
+        return await self._run(lambda conn: conn.execute(query, params).fetchall(), level=level)
 
     async def schema_version(self) -> int:
         """The applied migration count (``PRAGMA user_version``)."""
@@ -400,7 +410,7 @@ class SqliteStore(TableReads, TableWrites):
                     table_id,
                     channel_id,
                     host_id,
-                    json.dumps({"type": "open", "game": game, "options": options}),
+                    json.dumps(writes.opening(game, options)),
                     stamp,
                 ),
             )
@@ -448,24 +458,38 @@ class SqliteStore(TableReads, TableWrites):
         return record.evolve(version=record.version + 1, rev=record.rev + 1, updated_at=now)
 
     async def forget_person(self, user_id: str, pseudonym: str) -> int:
-        """Delete the person's settings and replace ``user_id`` by ``pseudonym`` in every finished
-        or abandoned table, its log and its seats' boards (``/game forget-me``), in one
-        transaction; how many tables were changed."""
+        """Delete the person's settings and rewrite every finished or abandoned table, its log and
+        its seats' boards, the archive's results and ladders so that they no longer name
+        ``user_id`` (``/game forget-me``, see ``bot.store.forgetting``), in one transaction; how
+        many tables were changed."""
+        return await self._forget(forgetting.forgetting(user_id, pseudonym), "the forgetting of a person")
 
-        def body(conn: sqlite3.Connection) -> int:
-            conn.execute(forgetting.FORGET_PREFERENCES, (user_id,))
-            ids = [row[0] for row in conn.execute(forgetting.FIND, forgetting.find_params(user_id))]
-            if ids:
-                conn.execute("DROP TRIGGER events_append_only_update")  # for this transaction only
-                for query, params in forgetting.statements(user_id, pseudonym, ids):
-                    conn.execute(query, params)
-                conn.execute(
-                    "CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events "
-                    "BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END"
-                )
-            return len(ids)
+    async def forget_in_tables(
+        self, user_id: str, pseudonym: str, table_ids: Sequence[int], hosts: dict[int, str] | None = None
+    ) -> None:
+        """Rewrite the tables ``table_ids`` (open ones: the caller holds their locks) so that they
+        no longer name ``user_id``, in one transaction (``hosts``: a new host where they hosted)."""
+        await self._forget(
+            forgetting.steps(user_id, pseudonym, table_ids, hosts), "the forgetting of a person"
+        )
 
-        return await self._write(body, "the forgetting of a person")
+    async def _forget(self, steps: Generator[forgetting.Step, list[tuple[Any, ...]], T], what: str) -> T:
+        def body(conn: sqlite3.Connection) -> T:
+            conn.execute("DROP TRIGGER events_append_only_update")  # for this transaction only
+            try:
+                step = next(steps)
+                while True:
+                    query, params = step
+                    step = steps.send(conn.execute(query, params).fetchall())
+            except StopIteration as stop:
+                result: T = stop.value
+            conn.execute(
+                "CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events "
+                "BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END"
+            )
+            return result
+
+        return await self._write(body, what)
 
     # -- reading ------------------------------------------------------------------------------
 

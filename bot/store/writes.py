@@ -84,6 +84,11 @@ def log_params(
     )
 
 
+def opening(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The action logged with a new table (its first row, version 1, by its host)."""
+    return {"type": "open", "game": game, "options": options}
+
+
 def conflict(record: TableRecord) -> StoreConflict:
     """The error of a write refused because the row moved on since ``record`` was read."""
     return StoreConflict(f"Table #{record.id} changed since it was read.")

@@ -32,22 +32,31 @@ def test_decided_means_the_runner_up_cannot_catch_up_in_the_iterations_left():
     assert not search.decided(11.0)  # 11 more visits could tie it
 
 
+def hard_search(game, player: str, seed: int) -> ISMCTS:
+    """A search of ``hard`` at this decision, set up as ``decide`` sets up its own."""
+    policy = policy_for(game)
+    rng = random.Random(f"{seed}:hard")
+    world = game.determinize(player, random.Random(rng.getrandbits(64)))
+    policy.begin(world, player, rng)
+    options = policy.root_candidates(world, player, game.legal_actions(player), rng, short=False)
+    return ISMCTS(game, player, policy, rng, options)
+
+
 @pytest.mark.parametrize(("cls", "players", "seed"), [(ArgoGame, 3, 4), (ArgoatGame, 3, 8)])
-def test_a_search_stopped_early_gives_the_answer_of_the_whole_search(cls, players, seed, monkeypatch):
+def test_a_search_stopped_early_gives_the_answer_of_the_whole_search(cls, players, seed):
     games = positions(cls, players, seed, count=10, every=5 if cls is ArgoGame else 17)
     stopped = 0
     for n, game in enumerate(games):
         player = game.prompt().player
-        if player is None:
+        if player is None or len(game.legal_actions(player)) < 2:
             continue
-        early = decide(game, player, level="hard", seed=n, iterations=300)
-        with monkeypatch.context() as patch:
-            patch.setattr(ISMCTS, "decided", lambda self, left: False)
-            whole = decide(game, player, level="hard", seed=n, iterations=300)
-        assert early[0] == whole[0], game.notation(early[0]) if early[0] else None
-        if early[1] is not None and early[1].decided:
+        early = hard_search(game, player, n).run(iterations=300)
+        whole = hard_search(game, player, n).run(iterations=300, stop_when_decided=False)
+        assert whole.iterations == 300
+        assert early.action == whole.action, game.notation(early.action) if early.action else None
+        if early.decided:
             stopped += 1
-            assert early[1].iterations < 300 and whole[1] is not None and whole[1].iterations == 300
+            assert early.iterations < 300
     assert stopped >= 2  # some roots were decided before their last iteration
 
 

@@ -8,7 +8,9 @@ before any speed work), and re-recorded once when two event texts changed (a ful
 in words, "1 point" in the singular): with those texts mapped back to the old ones every game
 reproduced its old hash. Re-recorded for issue 22, when the Laser began to shoot Aliens on
 Teleporters (3 of the 60 games changed), and again when the "turned face up" event named the
-tile as printed instead of by its notation token (every game has that event).
+tile as printed instead of by its notation token (every game has that event), and for issue 35,
+when an Escape Pod taking off kept its capitals ("The Escape Pod 1/2 at N2W3", was "The escape pod
+1/2 at n2w3"; with that text mapped back every game reproduced its old hash).
 ``test_argo_golden.py`` checks that the present engine reproduces every hash.
 
 Regenerate only when the rules change on purpose: ``python tests/argo/argo_golden.py``.

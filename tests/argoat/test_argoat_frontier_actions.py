@@ -308,7 +308,7 @@ def test_exploring_a_dark_forest_costs_one_emerald_per_marker() -> None:
     assert ann.emeralds == 1 and game.state.bank == bank + 2
     assert game.state.forests[(0, 2)].markers == ["bob", "cid", "ann"]
     assert ann.peeks == [(0, 2)]
-    assert texts(events, "ann") == ["The Dark Forest at 0,2 hides Hollow."]
+    assert texts(events, "ann") == ["The Dark Forest (0,2) hides Hollow."]
     assert game.state.markers_left("ann") == 3
 
 

@@ -69,7 +69,7 @@ def test_eye_of_the_dark_dragon_peeks_for_free() -> None:
     assert "use Eye 0,4" in notations(game, "ann")
     events = act(game, "ann", "use Eye 0,4")
     assert game.state.forests[(0, 4)].markers == ["bob", "cid", "ann"]
-    assert texts(events, "ann") == ["The Dark Forest at 0,4 hides Eden."]
+    assert texts(events, "ann") == ["The Dark Forest (0,4) hides Eden."]
     assert not any("Eden" in t for t in texts(events))
     assert "use Eye 0,4" not in notations(game, "ann")
 

@@ -330,7 +330,7 @@ def test_q8_the_first_explorer_pays_nothing() -> None:
     act(game, "ann", "move N")
     events = act(game, "ann", "end")
     assert game.state.forests[(0, 3)].markers == ["ann"]
-    assert texts(events, "ann") == ["The Dark Forest at 0,3 hides Hollow."]
+    assert texts(events, "ann") == ["The Dark Forest (0,3) hides Hollow."]
 
 
 def test_q9_with_all_eight_fragments_no_payment_and_the_forest_flips() -> None:

@@ -23,14 +23,14 @@ def explore_with(emeralds: int, *markers: str) -> list[str]:
 
 def test_the_first_explorer_explores_for_free():
     assert (
-        "<p:ann> explored the Dark Forest at 0,2 for free (the first to look) and placed a Check Marker."
+        "<p:ann> explored the Dark Forest (0,2) for free (the first to look) and placed a Check Marker."
         in (explore_with(0))
     )
 
 
 def test_one_marker_costs_one_emerald_in_the_singular():
     texts = explore_with(1, "bob")
-    assert "<p:ann> explored the Dark Forest at 0,2 (paying 1 Emerald) and placed a Check Marker." in texts
+    assert "<p:ann> explored the Dark Forest (0,2) (paying 1 Emerald) and placed a Check Marker." in texts
     assert not any("Emeralds)" in t for t in texts)
 
 
@@ -41,7 +41,7 @@ def test_two_markers_cost_two_emeralds():
 def test_unable_to_pay_one_emerald_with_none():
     texts = explore_with(0, "bob")
     assert (
-        "<p:ann> cannot pay 1 Emerald to explore the Dark Forest at 0,2 and has none, so sees nothing."
+        "<p:ann> cannot pay 1 Emerald to explore the Dark Forest (0,2) and has none, so sees nothing."
         in texts
     )
 
@@ -49,7 +49,7 @@ def test_unable_to_pay_one_emerald_with_none():
 def test_unable_to_pay_loses_the_only_emerald():
     texts = explore_with(1, "bob", "cid")
     assert (
-        "<p:ann> cannot pay 2 Emeralds to explore the Dark Forest at 0,2 and loses their only Emerald."
+        "<p:ann> cannot pay 2 Emeralds to explore the Dark Forest (0,2) and loses their only Emerald."
         in texts
     )
 
@@ -57,7 +57,7 @@ def test_unable_to_pay_loses_the_only_emerald():
 def test_unable_to_pay_loses_all_emeralds():
     texts = explore_with(2, "bob", "cid", "dee")
     assert (
-        "<p:ann> cannot pay 3 Emeralds to explore the Dark Forest at 0,2 and loses all 2 of their Emeralds."
+        "<p:ann> cannot pay 3 Emeralds to explore the Dark Forest (0,2) and loses all 2 of their Emeralds."
         in texts
     )
 

@@ -84,7 +84,7 @@ def test_letting_the_other_explore_a_dark_forest() -> None:
     act(game, "ann", "trade propose")
     events = act(game, "bob", "accept")
     assert game.state.forests[(0, 3)].markers == ["ann", "bob"]
-    assert texts(events, "bob") == ["The Dark Forest at 0,3 hides Eden."]
+    assert texts(events, "bob") == ["The Dark Forest (0,3) hides Eden."]
     assert texts(events, "ann") == []
     assert not any("Eden" in t for t in texts(events))
     assert game.state.seat("ann").emeralds == 3 and game.state.seat("bob").emeralds == 0
@@ -234,7 +234,7 @@ def test_asking_to_explore_the_partners_dark_forest() -> None:
     act(game, "ann", "trade propose")
     events = act(game, "bob", "accept")
     assert game.state.forests[(0, 3)].markers == ["bob", "ann"]
-    assert texts(events, "ann") == ["The Dark Forest at 0,3 hides Eden."]
+    assert texts(events, "ann") == ["The Dark Forest (0,3) hides Eden."]
     assert game.view("ann")["you"]["peeks"] == [{"at": "0,3", "content": "Eden"}]
 
 

@@ -55,7 +55,7 @@ def test_finding_eden_without_the_eight_fragments_does_not_win() -> None:
     act(game, "ann", "move N")
     events = act(game, "ann", "end")
     assert game.result() is None
-    assert texts(events, "ann") == ["The Dark Forest at 0,3 hides Eden."]
+    assert texts(events, "ann") == ["The Dark Forest (0,3) hides Eden."]
     assert not game.state.forests[(0, 3)].flipped
 
 

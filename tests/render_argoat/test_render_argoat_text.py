@@ -10,7 +10,7 @@ from render import argoat
 from render import argoat_sprites as sp
 
 _PHRASES = (
-    "Red gives the Knowledge of Spirits, a look at the Dark Forest at -4,-1 and 1 of their Items;",
+    "Red gives the Knowledge of Spirits, a look at the Dark Forest (-4,-1) and 1 of their Items;",
     "Yellow gives 2 Emeralds Forgotten Glittering Snowfields Moonlight Unmarked Wasteland nothing",
     "a an of the Bleina used extra turns: 12 Items played: Water 3, Wings 1 This turn: moved 1/1",
 )

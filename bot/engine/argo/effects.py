@@ -22,7 +22,7 @@ from bot.engine.argo.data import (
     TILES,
 )
 from bot.engine.argo.state import ESCAPED, TRACK, State
-from bot.engine.argo.text import astro, owner, place, role, who
+from bot.engine.argo.text import astro, owner, place, place_first, role, who
 from bot.engine.core import Action, Event
 
 
@@ -200,7 +200,7 @@ def launch(ctx: Ctx, pod: int, why: str) -> None:
     occupants = st.occ.get(pod, ())
     st.own_escapes()
     if ctx.tell:
-        text = f"{place(st, pod).capitalize()} takes off {why}."
+        text = f"{place_first(st, pod)} takes off {why}."
         ctx.emit(text, "launch", pod=pod, occupants=list(occupants))
     for seat_index, aid in enumerate(occupants):
         points = seats[seat_index] * (2 if role(aid) == CHIEF else 1)

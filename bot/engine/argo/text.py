@@ -66,6 +66,13 @@ def place(st: State, tile: int) -> str:
     return text
 
 
+def place_first(st: State, tile: int) -> str:
+    """:func:`place` at the start of a sentence: only its first letter raised, so names and cells
+    keep their capitals ("The Escape Pod 3/4 at W2", never "The escape pod 3/4 at w2")."""
+    text = place(st, tile)
+    return text[:1].upper() + text[1:]
+
+
 CORRIDOR_SHAPES: Final = {"I": "Straight", "L": "Corner", "T": "T", "X": "Cross", "end": "Dead-end"}
 """The shape of a Corridor in words, by the shape part of its notation token."""
 

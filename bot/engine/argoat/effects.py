@@ -6,7 +6,7 @@ from bot.engine.core import Event, player_ref
 
 from .data import FRAGMENT_BY_KEY, FRONTIER_BY_KEY, ITEM_BY_KEY
 from .events import event
-from .geometry import Coord, fmt
+from .geometry import Coord, fmt, shown
 from .state import OVER, TURN, Movement, Seat, State
 
 
@@ -15,6 +15,12 @@ def name_at(state: State, at: Coord) -> str:
     if at in state.forests:
         return "the Dark Forest"
     return FRONTIER_BY_KEY[state.frontiers[at]].name
+
+
+def card_at(state: State, at: Coord) -> str:
+    """The card at ``at`` as texts name it, with its coordinate in parentheses: "Lake Heol (1,0)",
+    "the Dark Forest (2,1)"."""
+    return f"{name_at(state, at)} {shown(at)}"
 
 
 def take_from_bank(state: State, seat: Seat, events: list[Event]) -> None:
@@ -109,14 +115,14 @@ def explore(state: State, seat: Seat, at: Coord, events: list[Event], how: str) 
     seat.peeks.append(at)
     events.append(
         event(
-            f"{player_ref(seat.id)} explored the Dark Forest at {fmt(at)} {how} and placed a Check Marker.",
+            f"{player_ref(seat.id)} explored the Dark Forest {shown(at)} {how} and placed a Check Marker.",
             kind="explore",
             data={"player": seat.id, "forest": fmt(at)},
         )
     )
     events.append(
         event(
-            f"The Dark Forest at {fmt(at)} hides {forest.content}.",
+            f"The Dark Forest {shown(at)} hides {forest.content}.",
             to=seat.id,
             kind="peek",
             data={"forest": fmt(at), "content": forest.content},

@@ -30,6 +30,7 @@ from .data import (
 )
 from .effects import (
     bleinas_elsewhere,
+    card_at,
     draw_item,
     end_turn,
     explore,
@@ -39,7 +40,7 @@ from .effects import (
     take_from_bank,
 )
 from .events import event
-from .geometry import Coord, fmt, forest_spots, parse
+from .geometry import Coord, fmt, forest_spots, parse, shown
 from .state import DREAM, OVER, PLACE_FOREST, PLACE_FRONTIER, Forest, State
 
 FOREST = "forest"
@@ -147,7 +148,8 @@ def resolve(state: State, kind: str, choice: str | None, events: list[Event], dr
             move_bleina(state, parse(choice), seat.pos)
             events.append(
                 event(
-                    f"{player_ref(seat.id)} calls a Bleina from {choice} to {fmt(seat.pos)}.",
+                    f"{player_ref(seat.id)} calls a Bleina from {card_at(state, parse(choice))} to "
+                    f"{card_at(state, seat.pos)}.",
                     kind="bleina_called",
                     data={"player": seat.id, "from": choice, "to": fmt(seat.pos)},
                 )
@@ -195,7 +197,8 @@ def resolve(state: State, kind: str, choice: str | None, events: list[Event], dr
             seat.pos = parse(choice)
             events.append(
                 event(
-                    f"{player_ref(seat.id)} follows the Unmarked Trails to {choice}.",
+                    f"{player_ref(seat.id)} follows the Unmarked Trails to the Unmarked Trail "
+                    f"{shown(seat.pos)}.",
                     kind="trail",
                     data={"player": seat.id, "to": choice},
                 )
@@ -271,7 +274,7 @@ def apply_place(state: State, action: Action, events: list[Event]) -> None:
         state.drawn = None
         events.append(
             event(
-                f"{who} places {frontier.name} at {fmt(at)}.",
+                f"{who} places {frontier.name} at {shown(at)}.",
                 kind="place",
                 data={"player": state.current.id, "frontier": frontier.key, "at": fmt(at)},
             )
@@ -305,7 +308,7 @@ def apply_place(state: State, action: Action, events: list[Event]) -> None:
     state.placed = None
     events.append(
         event(
-            f"{who} places a Dark Forest at {fmt(at)}.",
+            f"{who} places a Dark Forest at {shown(at)}.",
             kind="forest",
             data={"player": state.current.id, "at": fmt(at), "road": road},
         )
@@ -390,7 +393,7 @@ def _forest(state: State, events: list[Event]) -> None:
     if forest.flipped:
         events.append(
             event(
-                f"The Dark Forest at {where} is already face up: nothing happens.",
+                f"The Dark Forest {shown(forest.at)} is already face up: nothing happens.",
                 kind="forest_empty",
                 data={"forest": where},
             )
@@ -400,8 +403,8 @@ def _forest(state: State, events: list[Event]) -> None:
         forest.flipped = True
         events.append(
             event(
-                f"{who}, holding all eight Fragments, flips the Dark Forest at "
-                f"{where}: it is {forest.content}.",
+                f"{who}, holding all eight Fragments, flips the Dark Forest "
+                f"{shown(forest.at)}: it is {forest.content}.",
                 kind="flip",
                 data={"player": seat.id, "forest": where, "content": forest.content},
             )
@@ -416,7 +419,7 @@ def _forest(state: State, events: list[Event]) -> None:
     if seat.id in forest.markers:
         events.append(
             event(
-                f"{who} has already explored the Dark Forest at {where}.",
+                f"{who} has already explored the Dark Forest {shown(forest.at)}.",
                 kind="forest_known",
                 data={"player": seat.id, "forest": where},
             )
@@ -434,7 +437,7 @@ def _forest(state: State, events: list[Event]) -> None:
             loss = f"loses all {lost} of their Emeralds"
         events.append(
             event(
-                f"{who} cannot pay {counted(cost, 'Emerald')} to explore the Dark Forest at {where} "
+                f"{who} cannot pay {counted(cost, 'Emerald')} to explore the Dark Forest {shown(forest.at)} "
                 f"and {loss}.",
                 kind="forest_fail",
                 data={"player": seat.id, "forest": where, "lost": lost, "cost": cost},

@@ -32,6 +32,12 @@ def fmt(coord: Coord) -> str:
     return text
 
 
+def shown(coord: Coord) -> str:
+    """A coordinate as every Argoat text writes it: ``"(x,y)"``, in parentheses (the bare ``"x,y"``
+    of :func:`fmt` is notation, for typed moves and data)."""
+    return f"({fmt(coord)})"
+
+
 def parse(text: str) -> Coord:
     """The coordinate written as ``"x,y"``; ValueError if it is not one."""
     x, y = text.split(",")

@@ -10,7 +10,7 @@ from bot.engine.core import Action, Event, player_ref
 
 from . import knowledge
 from .data import FRAGMENT_KEYS, ITEM_BY_KEY, ITEM_KEYS
-from .effects import bleinas_elsewhere, explore, move_bleina, name_at, take_fragment
+from .effects import bleinas_elsewhere, card_at, explore, move_bleina, take_fragment
 from .events import event
 from .geometry import fmt, parse
 from .movement import can_leave
@@ -104,7 +104,7 @@ def apply_item(state: State, action: Action, events: list[Event]) -> None:
             move.over = True
         events.append(
             event(
-                f"{who} travels to {name_at(state, seat.pos)} ({target}), where a Bleina is.",
+                f"{who} travels to {card_at(state, seat.pos)}, where a Bleina is.",
                 kind="teleport",
                 data={"player": seat.id, "from": fmt(start), "to": target},
             )
@@ -134,7 +134,8 @@ def apply_item(state: State, action: Action, events: list[Event]) -> None:
             move_bleina(state, parse(target), seat.pos)
             events.append(
                 event(
-                    f"{who} calls a Bleina from {target} to {fmt(seat.pos)}.",
+                    f"{who} calls a Bleina from {card_at(state, parse(target))} to "
+                    f"{card_at(state, seat.pos)}.",
                     kind="bleina_called",
                     data={"player": seat.id, "from": target, "to": fmt(seat.pos)},
                 )

@@ -215,7 +215,7 @@ def _problem(state: State, proposer: Seat, partner: Seat, tally: Tally) -> str |
                 or giver.id not in forest.markers
                 or taker.id in forest.markers
             ):
-                return f"The Dark Forest at {where} can no longer be explored in this trade."
+                return f"The Dark Forest ({where}) can no longer be explored in this trade."
     given = tally[GIVE][3]
     for k in set(given):
         if proposer.items.count(k) < given.count(k):
@@ -253,7 +253,7 @@ def _summary(parts: Parts, side: str, names: bool) -> list[str]:
         elif what == FRAGMENT:
             words.append(f"the {FRAGMENT_BY_KEY[which].name}")
         elif what == EXPLORE:
-            words.append(f"a look at the Dark Forest at {which}")
+            words.append(f"a look at the Dark Forest ({which})")
         else:
             kinds.append(which)
     if emeralds:

@@ -222,9 +222,9 @@ class _Speaker:
     def _say_place(self, ps: list[Part], action: Action) -> str:
         s = self.s
         if s.phase == PLACE_FOREST:
-            return f"🌲 Place the Dark Forest at {action['at']}"
+            return f"🌲 Place the Dark Forest at ({action['at']})"
         name = FRONTIER_BY_KEY[s.drawn].name if s.drawn else "the Frontier"
-        return f"🗺 Place {name} at {action['at']}"
+        return f"🗺 Place {name} at ({action['at']})"
 
     def _end_card(self) -> tuple[str, str, str | None, str]:
         """(kind of action, name of the card, its Fragment, its action text) that ``end``
@@ -401,7 +401,7 @@ class _Speaker:
         return ""
 
     def _terms(self, names: bool) -> str:
-        """The trade under way, short: "You give 1 Emerald, Sun; Blue gives a look at 0,3."
+        """The trade under way, short: "You give 1 Emerald, Sun; Blue gives a look at (0,3)."
         Item kinds only with ``names`` and for the proposer (their own secret)."""
         s = self.s
         if s.trade is None:
@@ -421,7 +421,7 @@ class _Speaker:
                 if kind == trades.FRAGMENT:
                     what.append(FRAGMENT_BY_KEY[which].token)
                 elif kind == trades.EXPLORE:
-                    what.append(f"a look at {which}")
+                    what.append(f"a look at ({which})")
                 elif kind == trades.ITEM and names and which:
                     what.append(ITEM_BY_KEY[which].name)
                 elif kind == trades.ITEM:
