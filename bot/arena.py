@@ -18,14 +18,14 @@ import math
 import statistics
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.ai import LEVEL_NAMES, LEVELS, TurnLedger, decide
 from bot.ai.greedy import greedy_action
-from bot.engine.core import SYSTEM, TIMEOUT, Game
+from bot.engine.core import SYSTEM, TIMEOUT, Action, Game
 from bot.engine.registry import GameRegistry, discover
 from bot.thinking import Part, merge_parts, part_of
 
@@ -33,6 +33,23 @@ MAX_DECISIONS = 4000
 """A game still running after this many decisions is stopped and counted as unfinished."""
 ARENA_LEVELS: tuple[str, ...] = (*LEVEL_NAMES, "greedy")
 """The bot levels plus ``greedy``, the one-ply yardstick player of ``bot.ai.greedy``."""
+
+Iterations = int | Mapping[str, int] | None
+"""A fixed search size for every level, one per level (``{"hard": 1200, ...}``), or None (time)."""
+
+
+def parse_iterations(text: str | None) -> Iterations:
+    """``--iterations``: ``N`` for every level, or ``level=N,level=N`` (levels not named search by
+    time)."""
+    if not text:
+        return None
+    if "=" not in text:
+        return int(text)
+    sizes: dict[str, int] = {}
+    for item in text.split(","):
+        level, _, size = item.partition("=")
+        sizes[level.strip()] = int(size)
+    return sizes
 
 
 @dataclass
@@ -56,6 +73,18 @@ class SeatRecord:
     """Turns it ended in a public position it had already ended a turn in (a shuttle's mark)."""
     longest_repeat_run: int = 0
     """The most such turns in a row."""
+    iterations: list[int] = field(default_factory=list)
+    """Search iterations of each decision that ran a search (all parts together)."""
+    turn_cpu_ms: dict[int, float] = field(default_factory=dict)
+    """CPU milliseconds the bot spent deciding, per turn number of the game (all parts)."""
+    proposals: int = 0
+    """Trades this seat proposed (Argoat)."""
+    accepted: int = 0
+    """Of those, the ones the partner accepted."""
+    accepts_given: int = 0
+    """Offers from others this seat accepted."""
+    offers_received: int = 0
+    """Offers from others this seat answered (accepted or declined)."""
 
 
 class Repetitions:
@@ -110,7 +139,7 @@ def play_game(
     seed: int,
     *,
     options: dict[str, str] | None = None,
-    iterations: int | None = None,
+    iterations: Iterations = None,
     budget_s: float | None = None,
     max_decisions: int = MAX_DECISIONS,
     parts: int = 1,
@@ -120,7 +149,8 @@ def play_game(
     ``parts`` > 1 plays each timed search as the bot's AI workers do for a lone decision: that
     many searches with their own seeds (one after the other here, each given the whole time, as
     each worker is), their root statistics added up (``bot.thinking.merge_parts``); the turn's
-    budget is charged the longest of them, as wall time would be."""
+    budget is charged the longest of them, as wall time would be. ``iterations`` (a number, or
+    a number per level) replaces the time with a fixed search size."""
     cls = game_class(game_name)
     players = [f"bot:{i}" for i in range(len(levels))]
     game = cls.new(players, seed, options or {})
@@ -148,9 +178,11 @@ def play_game(
         turn = int(game.turn_marker()[0])
         spec = LEVELS.get(record.level)
         left = ledger.left(0, player, turn, spec.turn_budget_s) if spec is not None else None
+        fixed = iterations.get(record.level) if isinstance(iterations, Mapping) else iterations
         found: list[Part] = []
         took = 0.0
-        for k in range(parts if iterations is None and spec is not None else 1):
+        searched = 0
+        for k in range(parts if fixed is None and spec is not None else 1):
             part_started = time.perf_counter()
             action, search = decide(
                 game,
@@ -158,11 +190,13 @@ def play_game(
                 level=record.level,
                 seed=seed * 100_003 + count + 7_919 * k,
                 budget_s=budget_s,
-                iterations=iterations,
+                iterations=fixed,
                 turn_left_s=left,
             )
             took = max(took, time.perf_counter() - part_started)
             found.append(part_of(game, player, action, search))
+            if search is not None:
+                searched += search.iterations
             if search is None:
                 break  # decided without searching: the first part's answer stands
         if len(found) > 1:
@@ -170,10 +204,26 @@ def play_game(
         ledger.spend(0, player, turn, took)
         record.turn_wall_ms[turn] = record.turn_wall_ms.get(turn, 0.0) + took * 1000
         record.decisions += 1
+        cpu_ms = (time.process_time() - started) * 1000
+        record.turn_cpu_ms[turn] = record.turn_cpu_ms.get(turn, 0.0) + cpu_ms
         if search is not None:
-            record.searched_ms.append((time.process_time() - started) * 1000)
+            record.searched_ms.append(cpu_ms)
             record.searched_wall_ms.append(took * 1000)
+            record.iterations.append(searched)
         return action
+
+    def trades(player: str, action: Action) -> None:
+        """Count a proposal, and an answer to one, before ``action`` is applied."""
+        kind = action.get("type")
+        if kind == "propose":
+            seats[player].proposals += 1
+        elif kind in ("accept", "decline") and getattr(game, "state", None) is not None:
+            proposer = game.players[game.state.active]  # type: ignore[attr-defined]
+            seats[player].offers_received += 1
+            if kind == "accept":
+                seats[player].accepts_given += 1
+                if proposer in seats:
+                    seats[proposer].accepted += 1
 
     while game.result() is None and count < max_decisions:
         prompt = game.prompt()
@@ -183,6 +233,7 @@ def play_game(
             if other != prompt.player and prompt.player is not None and game.legal_actions(other):
                 action = ask(other)
                 if action is not None:
+                    trades(other, action)
                     game.apply(other, action)
                     applied()
                     acted = True
@@ -200,6 +251,7 @@ def play_game(
             game.apply(SYSTEM, dict(TIMEOUT))
             applied()
             continue
+        trades(player, action)
         game.apply(player, action)
         applied()
     result = game.result()
@@ -251,7 +303,7 @@ def labels(levels: Sequence[str]) -> list[str]:
 
 
 def _one(
-    args: tuple[str, list[str], int, int, dict[str, str], int | None, float | None, int, int],
+    args: tuple[str, list[str], int, int, dict[str, str], Iterations, float | None, int, int],
 ) -> tuple[int, GameRecord]:
     game_name, levels, seed, shift, options, iterations, budget, cap, parts = args
     seated = levels[shift:] + levels[:shift]
@@ -275,7 +327,7 @@ def iter_games(
     seed: int = 0,
     jobs: int = 1,
     options: dict[str, str] | None = None,
-    iterations: int | None = None,
+    iterations: Iterations = None,
     budget_s: float | None = None,
     max_decisions: int = MAX_DECISIONS,
     parts: int = 1,
@@ -344,7 +396,24 @@ def report(game_name: str, levels: Sequence[str], runs: list[tuple[list[int], Ga
             f"{statistics.fmean(scores) if scores else 0:>9.2f} {first:>10} {decisions:>9} {len(times):>8} "
             f"{percentile(times, 50):>8.0f} {percentile(times, 95):>8.0f}"
         )
+    if game_name.lower() == "argoat":
+        lines.append(trade_line(names, runs))
     return "\n".join(lines)
+
+
+def trade_line(names: Sequence[str], runs: list[tuple[list[int], GameRecord]]) -> str:
+    """Trade proposals per bot (and how many the partner accepted), games with a proposal."""
+    parts = []
+    for b, name in enumerate(names):
+        proposed = sum(r.seats[o.index(b)].proposals for o, r in runs)
+        accepted = sum(r.seats[o.index(b)].accepted for o, r in runs)
+        parts.append(f"{name} {proposed} ({accepted} accepted)")
+    with_trade = sum(1 for _, r in runs if any(s.proposals for s in r.seats))
+    per_game = sum(s.proposals for _, r in runs for s in r.seats) / max(len(runs), 1)
+    return (
+        f"trade proposals: {', '.join(parts)}; {per_game:.2f} per game; "
+        f"games with a proposal {with_trade}/{len(runs)}"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -358,7 +427,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--jobs", type=int, default=1, help="processes (games run in parallel)")
-    parser.add_argument("--iterations", type=int, default=None, help="search iterations instead of time")
+    parser.add_argument(
+        "--iterations", default=None, help="search iterations instead of time: N, or level=N,level=N"
+    )
     parser.add_argument("--budget", type=float, default=None, help="seconds per decision for every bot")
     parser.add_argument("--option", action="append", default=[], help="game option name=value")
     args = parser.parse_args(argv)
@@ -382,7 +453,7 @@ def main(argv: list[str] | None = None) -> None:
         seed=args.seed,
         jobs=args.jobs,
         options=options,
-        iterations=args.iterations,
+        iterations=parse_iterations(args.iterations),
         budget_s=args.budget,
     )
     runs = list(games)

@@ -69,6 +69,10 @@ SURVIVAL_WEIGHT: Final = 0.75
 """Weight of beating the Aliens (and the others) against merely having more than the others."""
 CONTROL_ROOM_KEEP = 4
 """Control Room moves searched at the root: the best after one ply (see ``root_candidates``)."""
+SAME_VALUE_DIGITS: Final = 6
+"""Control Room moves whose one-ply values agree to this many digits count as one (the first in
+legal order is searched): the evaluation cannot tell them apart, and searching several of them
+only splits the visits between equals, so the most visited was a matter of the seed."""
 BUILD_WIDTH: Final = 45
 """A Building phase's typical number of moves (tiles, places, turns), for sharing a turn's time."""
 ACTION_WIDTH: Final = 17
@@ -76,9 +80,18 @@ ACTION_WIDTH: Final = 17
 PUSH_WIDTH: Final = 3
 """A push's typical number of choices."""
 SEAT_REACH = (0.6, 0.4)
-"""Share of a free Pod seat's value (as if seated) an Astronaut one or two moves away holds."""
-WAREHOUSE_REACH = 0.7
-"""Share of a Warehouse's points held by a player with an Astronaut on it who has not used it."""
+"""Share of a free Pod seat's value (as if seated) an Astronaut one or two moves away holds when
+another player also has an Astronaut in reach of that Pod."""
+UNCONTESTED_REACH = (0.9, 0.75)
+"""The same share when nobody else can reach the Pod in two moves: only an Alien, the Security
+Center or a push can stop it (the greedy player boarded a Chief on a Pod's 5-seat two moves away
+and the bot, which held it at 0.4 of the seat, did not launch the Pod from its Security Center)."""
+WAREHOUSE_REACH = 0.6
+"""Share of a Warehouse's points held by a player with an Astronaut on it who has not used it.
+Banking it must be worth clearly more than holding it: at 0.7, with the Pod race's shares (issue
+34) the gain of +0.6 point lost to other moves and a bot sat on its Warehouse for two turns in 1 of
+6 normal and 1 of 6 easy seeds of ``tests/ai/test_ai_purpose.py`` (0.6: in none of the normal and
+hard seeds, as before the Pod race)."""
 WAREHOUSE_NEAR = 0.3
 """The same for an Astronaut next to it (the Activation takes a move first)."""
 
@@ -157,6 +170,112 @@ def _pod_reach(st: State) -> PodReach:
     return PodReach(steps, value)
 
 
+def _pod_race(st: State, free: list[int]) -> dict[int, tuple[int, int, bool, bool]]:
+    """Which Astronauts still free in the station can expect a seat in an Escape Pod one or two
+    moves away, and which seat: ``aid -> (moves, seat value, whether it fills the Pod, whether
+    another player has an Astronaut in reach of the Pod)``. The seats go as a race would give
+    them: nearer Astronauts first, and among Astronauts as near, the players in the order they
+    play from now (the player to move first), each boarding at most two in a turn (two actions);
+    a Pod's seats are taken lowest first. So an Astronaut the others would beat to the last
+    free seat holds none of it, and boarding the lower seat of a Pod with a rival next to it
+    counts the higher seat as the rival's. An Astronaut a rival who plays first can push further
+    from the Pod holds no seat in it."""
+    pods: list[int] = []
+    for tile in st.pos:
+        seats = _POD_SEATS[tile]
+        if seats and len(st.occ.get(tile, ())) < len(seats):
+            pods.append(tile)
+    found: dict[int, tuple[int, int, bool, bool]] = {}
+    if not pods:
+        return found
+    n = st.n
+    first = st.active
+    done = st.phase not in ("alien", "build", "actions") or st.actions_used >= st.actions_allowed()
+    if st.finished or done:
+        first = (st.active + 1) % n
+    joined = station.links(st)
+    pushers = _pushers(st, free, joined, first)
+    claims: list[tuple[int, int, int, int, int]] = []  # (moves, turn order, not Chief, aid, pod)
+    for pod in pods:
+        steps = [-1] * _TILE_COUNT
+        steps[pod] = 0
+        queue = [pod]
+        start = 0
+        while start < len(queue):
+            tile = queue[start]
+            start += 1
+            if steps[tile] >= 2 * len(SEAT_REACH):
+                continue
+            for other in joined[tile]:
+                if steps[other] < 0:
+                    steps[other] = steps[tile] + 1
+                    queue.append(other)
+        for aid in free:
+            where = st.loc[aid]
+            if where < 0 or steps[where] < 1:
+                continue
+            sources = pushers.get(aid)
+            if sources is not None and _pushed_away(st, where, sources, joined, steps):
+                continue
+            moves = (steps[where] + 1) // 2 if _role(aid) == EXPLORER else steps[where]
+            if moves <= len(SEAT_REACH):
+                order = (_owner(aid) - first) % n
+                claims.append((moves, order, 0 if _role(aid) == CHIEF else 1, aid, pod))
+    claims.sort()
+    owners: dict[int, set[int]] = {pod: set() for pod in pods}
+    for _, _, _, aid, pod in claims:
+        owners[pod].add(_owner(aid))
+    taken = {pod: len(st.occ.get(pod, ())) for pod in pods}
+    boarded: dict[tuple[int, int], int] = {}
+    for moves, _, _, aid, pod in claims:
+        seats = _POD_SEATS[pod]
+        if aid in found or taken[pod] >= len(seats):
+            continue
+        turn = (_owner(aid), moves)
+        if boarded.get(turn, 0) >= 2:
+            continue
+        boarded[turn] = boarded.get(turn, 0) + 1
+        found[aid] = (moves, seats[taken[pod]], taken[pod] + 1 == len(seats), len(owners[pod]) > 1)
+        taken[pod] += 1
+    return found
+
+
+def _pushers(
+    st: State, free: list[int], joined: dict[int, tuple[int, ...]], first: int
+) -> dict[int, list[int]]:
+    """For each Astronaut a rival can push before its owner moves again, the tiles it could be
+    pushed from: it stands on a full tile (the Waking Room never is), next to a tile where a
+    player who moves before its owner (from ``first`` on) has an Astronaut."""
+    found: dict[int, list[int]] = {}
+    n = st.n
+    for aid in free:
+        where = st.loc[aid]
+        if where < 0 or len(st.occ.get(where, ())) < TILES[where].capacity:
+            continue
+        mine = (_owner(aid) - first) % n
+        for other in joined[where]:
+            if TILES[other].kind == POD:
+                continue
+            if any((_owner(b) - first) % n < mine for b in st.occ.get(other, ())):
+                found.setdefault(aid, []).append(other)
+    return found
+
+
+def _pushed_away(
+    st: State, where: int, sources: list[int], joined: dict[int, tuple[int, ...]], steps: list[int]
+) -> bool:
+    """Whether an Astronaut on ``where`` can be pushed from one of ``sources`` further from the
+    Pod whose distances are ``steps`` (or onto an Alien): a bot that walked back to a Pod's
+    door was pushed out of it turn after turn (issue 34). A push into a Pod seats it."""
+    for source in sources:
+        for away in joined[where]:
+            if away == source or TILES[away].kind == POD:
+                continue
+            if steps[away] < 0 or steps[away] > steps[where] or away in st.aliens:
+                return True
+    return False
+
+
 def _warehouse_reach(st: State, points: list[float]) -> None:
     """Add to ``points`` the Warehouse Activations within reach: a Warehouse a player has not
     used yet (and not used twice) with one of their Astronauts on it, or next to it."""
@@ -204,18 +323,16 @@ def projections(st: State) -> tuple[list[float], float, bool]:
         per = FREE_SEAT * min(1.0, free_seats / len(free))
         if st.final_turns is not None:
             per *= 0.5
-        reach = _pod_reach(st)
+        claimed = _pod_race(st, free)
         for aid in free:
             chief = _role(aid) == CHIEF
             value = per * (1.6 if chief else 1.0)
-            where = st.loc[aid]
-            steps = reach.steps[where] if where >= 0 else -1
-            if steps >= 0:
-                seat_value = reach.value[where]
-                moves = (steps + 1) // 2 if _role(aid) == EXPLORER else steps
-                if moves <= len(SEAT_REACH):
-                    seated = keep * seat_value * (2 if chief else 1)
-                    value = max(value, SEAT_REACH[moves - 1] * seated)
+            seated = claimed.get(aid)
+            if seated is not None:
+                moves, seat_value, fills, contested = seated
+                share = SEAT_REACH[moves - 1] if contested else UNCONTESTED_REACH[moves - 1]
+                stays = 1.0 if fills else keep  # a Pod leaves as soon as it is full
+                value = max(value, share * stays * seat_value * (2 if chief else 1))
             if aid in threatened:
                 value *= 1.0 - THREAT
             points[_owner(aid)] += value
@@ -302,10 +419,14 @@ class ArgoPolicy(Policy):
             return options
         seat = world.players.index(player)
         scored = []
+        seen: set[float] = set()
         for index, action in enumerate(control):
             copy = world.clone()
             copy.apply(player, action)
-            scored.append((-self.evaluate(copy)[seat], index))
+            value = round(self.evaluate(copy)[seat], SAME_VALUE_DIGITS)
+            if value not in seen:  # the first of the moves the evaluation cannot tell apart
+                seen.add(value)
+                scored.append((-value, index))
         scored.sort()
         kept = {id(control[index]) for _, index in scored[:CONTROL_ROOM_KEEP]}
         return [a for a in options if not _is_control_room(a) or id(a) in kept]

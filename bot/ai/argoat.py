@@ -24,11 +24,22 @@ import random
 from typing import Any
 
 from bot.ai import argoat_trades
-from bot.ai.argoat_eval import FAR, fragment_cells, goal_distances, goals, knowledge, progress, race_values
+from bot.ai.argoat_eval import (
+    ALL_FRAGMENTS,
+    FAR,
+    eden_steps,
+    fragment_cells,
+    goal_distances,
+    goals,
+    knowledge,
+    progress,
+    race_values,
+)
 from bot.ai.policy import Policy, plain, register
 from bot.engine.argoat.data import CARAVAN, FOUNTAIN, FRAGMENT_KEYS, FRONTIER_BY_KEY, HILL, TRAIL
 from bot.engine.argoat.geometry import OFFSETS, parse
 from bot.engine.argoat.state import DRAFT, DREAM, OFFER, PLACE_FOREST, PLACE_FRONTIER, TURN, Seat, State
+from bot.engine.argoat.trades import GIVE
 from bot.engine.core import Action, Game
 
 Coord = tuple[int, int]
@@ -79,6 +90,35 @@ def _finish_frontier_action(game: Game, player: str) -> None:
         game.apply(player, options[0])
 
 
+def _towards_eden(state: State, actions: list[Action]) -> list[Action]:
+    """With all eight Fragments only the game's end counts: the steps and Bleina rides that do
+    not bring the active seat nearer to Eden (in the steps it can expect, :func:`eden_steps`)
+    are left out when one does. Items, trades and ending the turn stay."""
+    seat = state.seats[state.active]
+    steps = [a for a in actions if a["type"] in ("move", "bleina")]
+    if len(seat.fragments) < ALL_FRAGMENTS or len(steps) < 2:
+        return actions
+    here = seat.pos
+    now = eden_steps(state, seat)
+    after: dict[int, float] = {}
+    try:
+        for action in steps:
+            seat.pos = _destination(here, action)
+            after[id(action)] = eden_steps(state, seat)
+    finally:
+        seat.pos = here
+    if min(after.values()) >= now:
+        return actions
+    return [a for a in actions if after.get(id(a), -1.0) < now]
+
+
+def _pure_demand(state: State) -> bool:
+    """Whether the trade on offer asks the partner for something and gives it nothing."""
+    assert state.trade is not None
+    parts = state.trade[1]
+    return bool(parts) and all(part[0] != GIVE for part in parts)
+
+
 def _destination(pos: Coord, action: Action) -> Coord:
     x, y = pos
     for side in action["path"] if action["type"] == "bleina" else (action["dir"],):
@@ -113,8 +153,10 @@ class ArgoatPolicy(Policy):
             return [a for a in actions if a["type"] == "cancel"] or actions
         if state.phase == OFFER and player != state.trade[0]:  # type: ignore[index]
             return actions  # the proposer's withdrawal
-        kept = [a for a in plain(actions) if a["type"] != "trade"]
-        return kept or actions
+        kept = [a for a in plain(actions) if a["type"] != "trade"] or actions
+        if depth == 0 and state.phase == TURN and state.seats[state.active].id == player:
+            return _towards_eden(state, kept)
+        return kept
 
     def planned(
         self, world: Game, player: str, actions: list[Action], optional: bool, rng: random.Random
@@ -126,6 +168,10 @@ class ArgoatPolicy(Policy):
         if state.phase == OFFER:
             if optional and player == active:
                 return True, None  # nothing changes while the offer waits: it stands
+            if not optional and _pure_demand(state):
+                decline = next((a for a in actions if a["type"] == "decline"), None)
+                if decline is not None:
+                    return True, decline  # something for nothing is never worth giving
             return False, None
         if player != active or optional:
             return False, None

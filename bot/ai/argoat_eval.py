@@ -35,10 +35,21 @@ NEAR_BONUS = 0.9
 """Before the eighth Fragment: the bonus for standing on the next goal (less than a Fragment)."""
 NEAR_SCALE = 4.0
 """Steps at which that bonus is halved."""
-FINAL_BONUS = 3.0
-"""With all eight Fragments: the bonus for standing on the goal (Eden, or a forest to flip)."""
-FINAL_SCALE = 3.0
-"""Steps at which that bonus is halved."""
+FINAL_BONUS = 4.5
+"""With all eight Fragments: the bonus for standing on Eden, less ``FINAL_BONUS / FAR`` for each
+step expected before it (:func:`eden_steps`): a step counts the same however far Eden may be
+(0.15, about what an opponent's turn is worth while it gathers Fragments)."""
+FINAL_EMERALD = 0.05
+"""With all eight Fragments an Emerald only pays for a Bleina ride: less than a step."""
+DECK_WALK = 3.0
+"""Steps from the Town to a Dark Forest that a new Dragon Frontier brings (about)."""
+OWN = 0.1
+"""The share of a seat's value that is its own progress, whatever the others' (:func:`race_values`)."""
+OWN_SCALE = 15.0
+"""About the most progress a seat can show (eight Fragments, Eden known, on it, Items)."""
+HASTE = 0.15
+"""With all eight Fragments, the share of a seat's value that only measures how near it is to
+finishing (:func:`race_values`)."""
 
 
 def fragment_cells(state: State) -> dict[str, list[Coord]]:
@@ -83,11 +94,10 @@ def goals(state: State, seat: Seat) -> dict[Coord, int]:
     if len(seat.fragments) >= ALL_FRAGMENTS:
         if eden is not None:
             return {eden: 0}
-        for at, forest in state.forests.items():
-            if not forest.flipped and at not in hollows:
-                found[at] = 0
-        if not found or (len(state.forests) < 4 and state.discovery):
-            found[state.town] = 2  # more Dark Forests come with new Frontiers
+        for at in candidates(state, hollows):
+            found[at] = 0
+        if not found:
+            found[state.town] = 0  # Eden is still in the Darkness Deck: new Frontiers bring it
         return found
     missing = [f for f in FRAGMENT_KEYS if f not in seat.fragments and state.reliquary.get(f, 0) > 0]
     cells = fragment_cells(state)
@@ -117,6 +127,70 @@ def goals(state: State, seat: Seat) -> dict[Coord, int]:
     return found
 
 
+def candidates(state: State, hollows: set[Coord]) -> list[Coord]:
+    """The Dark Forests on the map that may hide Eden for a player who knows ``hollows``."""
+    return [at for at, forest in state.forests.items() if not forest.flipped and at not in hollows]
+
+
+def road_steps(state: State, start: Coord) -> dict[Coord, int]:
+    """Road steps from ``start`` to every cell it leads to (breadth first)."""
+    dist = {start: 0}
+    queue = [start]
+    index = 0
+    while index < len(queue):
+        at = queue[index]
+        index += 1
+        further = dist[at] + 1
+        for _, other in state.exits(at):
+            if other not in dist:
+                dist[other] = further
+                queue.append(other)
+    return dist
+
+
+def dragons_left(state: State) -> int:
+    """Dragon Frontiers still in the Discovery Deck (its contents follow from the map: public)."""
+    return sum(1 for key in state.discovery if FRONTIER_BY_KEY[key].dragon)
+
+
+def eden_steps(state: State, seat: Seat) -> float:
+    """With all eight Fragments: the road steps ``seat`` can expect to walk before it stands on
+    Eden, from what it knows. Eden known: the distance to it. Otherwise every card that may hide
+    it — each forest on the map not known to be a Hollow, each card of the Darkness Deck (its
+    size is public) — hides it with the same chance; the forests are visited nearest first, and
+    a card still in the deck costs the walk to the Town and the draws until its Dragon Frontier
+    comes (two turns a draw), then a few steps to the new forest. At most :data:`FAR`."""
+    eden, hollows = knowledge(state, seat)
+    if eden is not None:
+        return float(road_steps(state, seat.pos).get(eden, FAR))
+    open_forests = candidates(state, hollows)
+    deck = len(state.darkness)
+    unknown = len(open_forests) + deck
+    if unknown == 0:
+        return float(FAR)
+    chance = 1.0 / unknown
+    expected = 0.0
+    walked = 0.0
+    here = seat.pos
+    left = list(open_forests)
+    while left:
+        dist = road_steps(state, here)
+        nearest = min(left, key=lambda at: (dist.get(at, FAR), at))
+        walked += dist.get(nearest, FAR)
+        expected += chance * min(walked, float(FAR))
+        left.remove(nearest)
+        here = nearest
+    if deck:
+        dragons = dragons_left(state)
+        if dragons == 0:
+            drawing = float(FAR)  # no Dragon Frontier can come: the deck's forests never do
+        else:
+            draws = (len(state.discovery) + 1) / (dragons + 1) * (min(deck, dragons) + 1) / 2
+            drawing = road_steps(state, here).get(state.town, FAR) + 2.0 * draws + DECK_WALK
+        expected += deck * chance * min(walked + drawing, float(FAR))
+    return min(expected, float(FAR))
+
+
 def goal_distances(state: State, targets: dict[Coord, int]) -> dict[Coord, int]:
     """Road steps from every cell to the nearest goal plus that goal's detour cost."""
     dist: dict[Coord, int] = {}
@@ -133,12 +207,20 @@ def goal_distances(state: State, targets: dict[Coord, int]) -> dict[Coord, int]:
     return dist
 
 
-def distance_bonus(fragments: int, distance: int) -> float:
-    """The bonus for being ``distance`` road steps from the next goal: positive, larger when
+def distance_bonus(fragments: int, distance: float) -> float:
+    """The bonus for being ``distance`` road steps from the next goal (with all eight Fragments:
+    the steps expected before standing on Eden, :func:`eden_steps`): positive, larger when
     nearer, below :data:`NEAR_BONUS` (less than a Fragment) while Fragments are missing."""
     if fragments >= ALL_FRAGMENTS:
-        return FINAL_BONUS * FINAL_SCALE / (FINAL_SCALE + distance)
+        return FINAL_BONUS * max(0.0, 1.0 - distance / FAR)
     return NEAR_BONUS * NEAR_SCALE / (NEAR_SCALE + distance)
+
+
+def finish(state: State, seat: Seat) -> float:
+    """In [0, 1]: how close ``seat`` is to finishing (1 on Eden), 0 short of a Fragment."""
+    if len(seat.fragments) < ALL_FRAGMENTS:
+        return 0.0
+    return max(0.0, 1.0 - eden_steps(state, seat) / FAR)
 
 
 def progress(state: State, seat: Seat) -> float:
@@ -150,6 +232,9 @@ def progress(state: State, seat: Seat) -> float:
         value += 1.5
     else:
         value += 0.35 * min(len(hollows), 3)
+    if fragments >= ALL_FRAGMENTS:
+        value += FINAL_EMERALD * min(seat.emeralds, 4) + 0.25 * min(len(seat.items), 3)
+        return value + distance_bonus(fragments, eden_steps(state, seat))
     value += 0.2 * min(seat.emeralds, 4) + 0.25 * min(len(seat.items), 3)
     distance = goal_distances(state, goals(state, seat)).get(seat.pos, FAR)
     return value + distance_bonus(fragments, distance)
@@ -163,18 +248,44 @@ def _softmax(values: list[float]) -> list[float]:
 
 
 def race_values(state: State) -> list[float]:
-    """A value in [0, 1] per seat of an unfinished game: a softmax of each seat's progress."""
-    return _softmax([progress(state, seat) for seat in state.seats])
+    """A value in [0, 1] per seat of an unfinished game. Mostly the race: a softmax of each
+    seat's progress. Then a share :data:`OWN` of the seat's own progress (:func:`own`), which
+    is not zero-sum: a trade in which both sides gain (a Fragment for a Fragment) is worth
+    something to both even between two players, where the race alone makes every trade a loss
+    for one of them. And for a seat with all eight Fragments a share :data:`HASTE` of how near
+    it is to finishing (:func:`finish`): the race alone saturates once a seat leads by a few
+    Fragments (every move then looks alike, and a bot with the game in hand wandered for twenty
+    turns); this keeps each step towards Eden worth something however far ahead it is."""
+    shown = [progress(state, seat) for seat in state.seats]
+    race = _softmax(shown)
+    values = []
+    for index, seat in enumerate(state.seats):
+        haste = HASTE if len(seat.fragments) >= ALL_FRAGMENTS else 0.0
+        value = (1.0 - OWN - haste) * race[index] + OWN * own(shown[index])
+        if haste:
+            value += haste * finish(state, seat)
+        values.append(value)
+    return values
+
+
+def own(shown: float) -> float:
+    """A seat's progress on a scale of [0, 1] (:data:`OWN_SCALE`)."""
+    return min(1.0, max(0.0, shown / OWN_SCALE))
 
 
 __all__ = [
     "ALL_FRAGMENTS",
     "FAR",
+    "candidates",
     "distance_bonus",
+    "eden_steps",
+    "finish",
     "fragment_cells",
     "goal_distances",
     "goals",
     "knowledge",
+    "own",
     "progress",
     "race_values",
+    "road_steps",
 ]

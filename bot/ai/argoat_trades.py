@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bot.ai.argoat_eval import race_values
+from bot.ai.argoat_eval import progress, race_values
 from bot.ai.search import ISMCTS
 from bot.engine.argoat.state import DRAFT, TURN, State
 from bot.engine.argoat.trades import GIVE
@@ -34,8 +34,10 @@ MAX_PARTS = 2
 """Parts a bot's trade has at most."""
 SAMPLES = 3
 """Worlds each draft is tried in."""
-GAIN_MARGIN = 0.02
+GAIN_MARGIN = 0.005
 """How much more than cancelling (in race value, 0..1) a proposal must be expected to gain."""
+PARTNER_MARGIN = 0.02
+"""How much the partner's own progress must gain for a trade to be proposed (it helps both)."""
 CHECKED = 1
 """The best drafts (by the one-ply model) that are checked against a short search of the partner."""
 PARTNER_ITERATIONS = 40
@@ -102,7 +104,10 @@ def _extensions(draft: Game, player: str) -> list[tuple[Action, ...]]:
 
 
 def _try(draft: Game, player: str, partner: str, parts: tuple[Action, ...]) -> tuple[bool, float]:
-    """Whether the partner model accepts ``parts`` added to the draft, and the proposer's gain."""
+    """Whether the partner model accepts ``parts`` added to the draft, and the proposer's gain in
+    its own value. The partner model: accepting (in the way best for it) raises the partner's
+    value by the proposer's own evaluation, and the partner gets something it can see (its own
+    progress rises: not a trade that only moves the race)."""
     copy = draft.clone()
     try:
         for part in parts:
@@ -111,19 +116,23 @@ def _try(draft: Game, player: str, partner: str, parts: tuple[Action, ...]) -> t
         seats = [s.id for s in state.seats]
         me, them = seats.index(player), seats.index(partner)
         now = race_values(state)
+        theirs = progress(state, state.seats[them])
         copy.apply(player, PROPOSE)
     except IllegalAction:
         return False, 0.0
     best: list[float] | None = None
+    gained = 0.0
     for answer in copy.legal_actions(partner):
         if answer["type"] != "accept":
             continue
         after = copy.clone()
         after.apply(partner, answer)
-        values = race_values(_state(after))
+        state = _state(after)
+        values = race_values(state)
         if values[them] > now[them] and (best is None or values[them] > best[them]):
             best = values
-    if best is None:
+            gained = progress(state, state.seats[them]) - theirs
+    if best is None or gained <= PARTNER_MARGIN:
         return False, 0.0
     return True, best[me] - now[me]
 

@@ -95,3 +95,21 @@ def test_over_many_seeded_bot_turns_no_pure_demand_and_one_offer_per_partner_per
             game.apply(player, action)
     assert proposals >= 2  # the bots do trade
     assert accepted * 2 > proposals, (accepted, proposals)
+
+
+def test_no_level_accepts_a_pure_demand():
+    """An offer that asks for an Emerald and gives nothing is declined by every level, at every
+    seed: easy's slips (a random or a quick move in 35% of its decisions) once accepted it in 3
+    of 20 seeds (issue 34)."""
+    game = scenario({**BASE, "0,2": "lake"}, forests=[("0,3", "S", "Eden")], active="bob", seed=1)
+    setup(game, "ann", emeralds=2, fragments=["sun"], items=["staff"])
+    setup(game, "bob", emeralds=1, fragments=["moon"], items=["book"])
+    for part in ("trade Red", "trade ask emerald", "trade propose"):
+        act(game, "bob", part)
+    assert game.prompt().player == "ann"
+    answers = {game.notation(a) for a in game.legal_actions("ann")}
+    assert answers == {"accept", "decline"}, answers
+    for level in ("easy", "normal", "hard"):
+        for seed in range(40):
+            action = choose_action(game, "ann", level=level, seed=seed, iterations=30)
+            assert action == {"type": "decline"}, (level, seed)
