@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import math
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from render.fonts import font, text_box
 from render.memo import memo
 
 RGB = tuple[int, int, int]
@@ -201,12 +202,6 @@ def to_palette(img: Image.Image) -> Image.Image:
 # Text
 
 
-@memo(32)
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's built-in scalable font at ``size`` pixels (no system font files needed)."""
-    return ImageFont.load_default(size=size)
-
-
 def text_width(text: str, size: int, bold: bool = False) -> int:
     """Width in pixels of ``text`` drawn by :func:`text_sprite`."""
     return text_sprite(text, size, TEXT, PANEL, bold).width
@@ -216,7 +211,7 @@ def text_width(text: str, size: int, bold: bool = False) -> int:
 def text_sprite(text: str, size: int, fg: RGB, bg: RGB, bold: bool = False) -> Image.Image:
     """``text`` on a ``bg`` rectangle as a palette image, ``size`` px tall font, tight width."""
     f = font(size)
-    left, _, right, _ = f.getbbox(text)
+    left, _, right, _ = text_box(f, text)
     ascent, descent = f.getmetrics()
     w = max(1, right - min(left, 0) + (1 if bold else 0) + 1)
     h = ascent + descent
@@ -327,7 +322,7 @@ def token_sprite(
         ink = TEXT if faded else TEAM_INK[colour]
         f = font(token_letter_px(size))
         dd = ImageDraw.Draw(flat)
-        left, top, right, bottom = f.getbbox(letter)
+        left, top, right, bottom = text_box(f, letter)
         x = (size - (right - left)) / 2 - left
         y = (size - (bottom - top)) / 2 - top
         dd.text((x, y), letter, font=f, fill=ink)
@@ -783,7 +778,7 @@ def build_spot_sprite(size: int) -> Image.Image:
     m = 4 * SS
     dash = s / 14
     w = SS * 2
-    pos = m
+    pos: float = m
     while pos < s - m:
         end = min(pos + dash * 0.55, s - m)
         for seg in ((pos, m, end, m), (pos, s - m, end, s - m), (m, pos, m, end), (s - m, pos, s - m, end)):

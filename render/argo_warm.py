@@ -71,7 +71,7 @@ def swatch_view(turn: int = 1) -> dict[str, Any]:
             occupants=[f"{c}-{r}" for c in _COLOURS for r in roles],
         )
     ]
-    astronauts = []
+    astronauts: list[dict[str, Any]] = []
     for i, kind in enumerate(_KINDS):
         x, y = i % 5 - 2, i // 5 + 1
         occupants = [f"{_COLOURS[i % 4]}-{roles[i % 5]}", f"{_COLOURS[(i + 1) % 4]}-{roles[(i + 2) % 5]}"]
@@ -149,8 +149,8 @@ def warm_up() -> None:
         for n in range(41):
             P.text_sprite(str(n), 24, P.ACCENT, bg, True)
     for bg in P.FLOOR.values():
-        for colour in (*_COLOURS, None):
-            P.activation_slot(P.TileGeometry(argo.CELL).act, bg, colour)
+        for owner in (*_COLOURS, None):
+            P.activation_slot(P.TileGeometry(argo.CELL).act, bg, owner)
     for x in range(-8, 9):
         for y in range(-8, 9):
             P.text_sprite(_coord(x, y), P.LABEL, P.FAINT, P.SPACE, False)

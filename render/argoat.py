@@ -233,7 +233,9 @@ def _on_ground(sprite: _Same, ground: int) -> tuple[Image.Image, Image.Image]:
     mask = _looked_up(alpha, _SEEN)
     colours = sprite.img.convert("RGB").getcolors(1)
     if colours:  # one colour at many opacities (text): a table from opacity to palette entry
-        return _looked_up(alpha, _blend_lut(colours[0][1], ground)), mask
+        rgb = colours[0][1]
+        assert isinstance(rgb, tuple)  # an RGB image's colours are (r, g, b)
+        return _looked_up(alpha, _blend_lut((rgb[0], rgb[1], rgb[2]), ground)), mask
     pal = drawing_palette()
     img = Image.new("RGB", sprite.img.size, pal.ground[ground])
     img.paste(sprite.img, (0, 0), sprite.img)
@@ -1363,9 +1365,9 @@ def _draw_trails(cv: _Canvas, view: dict[str, Any], lay: Layout, ch: Changes) ->
     for pid, was in sorted(ch.moved.items()):
         if pid in at:
             _trail(cv, centre(was, True), centre(at[pid], True))
-    for cell, was in sorted(ch.bleina_arrivals.items()):
-        if was is not None:
-            _trail(cv, centre(was, True), centre(cell, True))
+    for cell, came in sorted(ch.bleina_arrivals.items()):
+        if came is not None:
+            _trail(cv, centre(came, True), centre(cell, True))
 
 
 def _centre(box: Box) -> tuple[int, int]:

@@ -8,8 +8,9 @@ under ``LABEL`` (18 px) so that it stays readable on a board shown 550 px wide.
 
 from __future__ import annotations
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
+from .fonts import font, text_box
 from .memo import memo
 
 RGB = tuple[int, int, int]
@@ -100,12 +101,6 @@ def player_text(colour: str) -> RGB:
 def player_ink(colour: str) -> RGB:
     """The text colour that reads well on a player's colour."""
     return PLAYER_INK.get(colour, WHITE)
-
-
-@memo(32)
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's built-in scalable font at ``size`` pixels."""
-    return ImageFont.load_default(size=size)
 
 
 @memo(4096)
@@ -451,7 +446,7 @@ def avatar_icon(colour: str, letter: str, size: int, ring: bool) -> Image.Image:
     if letter:
         fs = avatar_letter_px(size)
         t = text_sprite(letter, fs, player_ink(colour), True)
-        top = font(fs).getbbox(letter)[1]
+        top = text_box(font(fs), letter)[1]
         ascent, _ = font(fs).getmetrics()
         img.alpha_composite(
             t, (max(0, (full - t.width) // 2 + 1), max(0, (full - (ascent - top)) // 2 - top))
@@ -477,7 +472,7 @@ def marker_icon(colour: str, letter: str, size: int) -> Image.Image:
     fs = marker_letter_px(size)
     if fs and letter:
         t = text_sprite(letter, fs, player_ink(colour), True)
-        top = font(fs).getbbox(letter)[1]
+        top = text_box(font(fs), letter)[1]
         ascent, _ = font(fs).getmetrics()
         img.alpha_composite(
             t, (max(0, (size - t.width) // 2 + 1), max(0, (size - (ascent - top)) // 2 - top))
@@ -789,7 +784,7 @@ def coord_tag(text: str, highlight: bool = False) -> Image.Image:
     """A cell's coordinates ``x,y`` as a small dark tag (RGBA), 18 px text."""
     t = text_sprite(text, LABEL, GOLD if highlight else WHITE, False)
     f = font(LABEL)
-    top = f.getbbox("0")[1]
+    top = text_box(f, "0")[1]
     ascent, _ = f.getmetrics()
     h = ascent - top + 6
     img = Image.new("RGBA", (t.width + 5, h), (0, 0, 0, 0))
@@ -835,7 +830,7 @@ def compass(size: int) -> Image.Image:
         d.polygon([tip, left, (c, c), right], fill=(*fill, 255))
     img = _shrink(img, (size, size))
     f = font(LABEL)
-    top = f.getbbox("N")[1]
+    top = text_box(f, "N")[1]
     ascent, _ = f.getmetrics()
     gh = ascent - top
     for letter, (px, py) in (("N", (0.5, 0.0)), ("S", (0.5, 1.0)), ("E", (1.0, 0.5)), ("W", (0.0, 0.5))):

@@ -18,6 +18,7 @@ from typing import Any
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw, ImageFont
 
 import render
+from render.fonts import font as scalable_font
 
 UPLOAD_LIMIT = 10 * 1024 * 1024
 """Discord's attachment limit (10 MiB)."""
@@ -59,11 +60,7 @@ class Animation:
     filename: str = "replay.gif"
 
 
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=size)
-
-
-def _fit_text(text: str, font: Any, width: int) -> str:
+def _fit_text(text: str, font: ImageFont.FreeTypeFont, width: int) -> str:
     """``text`` cut (with an ellipsis) to ``width`` pixels."""
     if font.getlength(text) <= width:
         return text
@@ -100,7 +97,7 @@ def _caption_height(lines: int, size: int) -> int:
     return lines * (size + size // 3) + size // 2
 
 
-def _wrap(text: str, font: Any, width: int) -> list[str]:
+def _wrap(text: str, font: ImageFont.FreeTypeFont, width: int) -> list[str]:
     """``text`` in lines of at most ``width`` pixels, broken between words (a word longer than a
     line is cut with an ellipsis)."""
     lines: list[str] = []
@@ -116,10 +113,10 @@ def _panel_lines(ranking: Sequence[str], width: int) -> list[tuple[str, bool]]:
     """The ranking panel's text at frame ``width``, wrapped: ``(line, first)``, where ``first``
     marks the lines of the panel's first entry (how the game ended, drawn brighter)."""
     size = max(10, round(CAPTION_SIZE * width / 1080))
-    font = _font(size)
+    face = scalable_font(size)
     found = []
     for index, entry in enumerate(ranking):
-        found += [(line, index == 0) for line in _wrap(entry, font, width - 2 * size)]
+        found += [(line, index == 0) for line in _wrap(entry, face, width - 2 * size)]
     return found
 
 
@@ -146,11 +143,11 @@ def _compose(
     shown = rgb.resize((width, max(1, round(board.height * scale))), Image.Resampling.BOX)
     canvas.paste(shown, (0, top))
     draw = ImageDraw.Draw(canvas)
-    font = _font(size)
+    face = scalable_font(size)
     y = size // 4
     for index, line in enumerate(frame.caption[:lines]):
         fill = CAPTION_FG if index == 0 else CAPTION_DIM
-        draw.text((size // 2, y), _fit_text(line, font, width - size), font=font, fill=fill)
+        draw.text((size // 2, y), _fit_text(line, face, width - size), font=face, fill=fill)
         y += size + size // 3
     if frame.ranking and panel:
         y0 = height - panel
@@ -158,7 +155,7 @@ def _compose(
         draw.line((size // 2, y0 + 1, width - size // 2, y0 + 1), fill=CAPTION_DIM, width=2)
         y = y0 + size // 2
         for line, first in _panel_lines(frame.ranking, width):
-            draw.text((size, y), line, font=font, fill=CAPTION_FG if first else CAPTION_DIM)
+            draw.text((size, y), line, font=face, fill=CAPTION_FG if first else CAPTION_DIM)
             y += size + size // 3
     out = canvas.quantize(palette=palette.image, dither=Image.Dither.NONE)
     kept = Image.frombytes("P", out.size, out.tobytes().translate(palette.table))

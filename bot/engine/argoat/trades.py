@@ -174,7 +174,7 @@ def can_trade(state: State, me: Seat, other: Seat) -> bool:
     """Whether a trade between the two could have at least one part."""
     if me.emeralds or other.emeralds or me.items or other.items:
         return True
-    return bool(part_actions(state, me, other, []))
+    return bool(part_actions(state, me, other, ()))
 
 
 def partners(state: State) -> list[Seat]:
