@@ -116,8 +116,9 @@ class Contract:
                     continue
                 segments = tuple(template.strip("/").split("/"))
                 literals = sum(not s.startswith("{") for s in segments)
+                schema = _body_schema(method, template, operation)
                 self.operations.setdefault(method.upper(), []).append(
-                    Operation(method.upper(), template, segments, literals, _body_schema(method, template, operation))
+                    Operation(method.upper(), template, segments, literals, schema)
                 )
         for ops in self.operations.values():  # the most literal template first: "@me" beats "{user_id}"
             ops.sort(key=lambda op: -op.literals)
@@ -237,9 +238,11 @@ def documented_limits(op: Operation, body: Any) -> Iterator[tuple[str, str, Any,
                    f"{len(content)} characters, the limit is {CONTENT_LIMIT}")
         components = message.get("components")
         flags = message.get("flags") or 0
-        if isinstance(components, list) and not flags & IS_COMPONENTS_V2 and len(components) > ACTION_ROWS_LIMIT:
+        legacy = not flags & IS_COMPONENTS_V2
+        if isinstance(components, list) and legacy and len(components) > ACTION_ROWS_LIMIT:
             yield (f"{where}.components", "maxItems", ACTION_ROWS_LIMIT,
-                   f"{len(components)} action rows, the limit is {ACTION_ROWS_LIMIT} (no IS_COMPONENTS_V2 flag)")
+                   f"{len(components)} action rows, the limit is {ACTION_ROWS_LIMIT} "
+                   "(no IS_COMPONENTS_V2 flag)")
         embeds = message.get("embeds")
         if isinstance(embeds, list):
             total = sum(_embed_characters(e) for e in embeds if isinstance(e, dict))
