@@ -13,8 +13,9 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
 
-from tests.discord_api.contract import SPEC_COMMIT, SPEC_PATH, contract
+from tests.discord_api.contract import SPEC_COMMIT, SPEC_PATH, SPEC_URI, contract
 from tests.driver import Driver, open_table, random_policy
 
 CHANNEL_MESSAGES = "/channels/111/messages"
@@ -121,6 +122,32 @@ def test_message_and_embed_limits():
     assert (v.field, v.rule, v.limit) == ("$.embeds[0].title", "maxLength", 256)
     v = only(c.check("POST", CHANNEL_MESSAGES, {"embeds": [{"description": "d" * 4000}] * 2}))
     assert (v.field, v.rule, v.limit) == ("$.embeds", "maxCharacters", 6000)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"type": 6},
+        {"type": 5, "data": {"flags": 64}},
+        {"type": 4, "data": {"content": "hi", "components": [row(button(), button(custom_id="b"))]}},
+        {"type": 7, "data": {"content": None, "embeds": None, "components": [row(select(25))]}},
+        {"type": 7, "data": {"components": [row(select(26))]}},
+        {"type": 4, "data": {"components": [row(button(label="l" * 81))]}},
+        {"type": 4, "data": {"components": [{"type": 1, "components": []}]}},
+        {"type": 4, "data": {"components": [row({"type": 2, "style": 9, "custom_id": "x"})]}},
+        {"type": 4, "data": {"components": [row({**button(), "type": True})]}},
+        {"type": 4, "data": {"allowed_mentions": None, "components": [row(button())], "tts": "no"}},
+        {"type": 99},
+        {"data": {}},
+    ],
+)
+def test_the_fast_unions_accept_and_reject_what_jsonschema_does(body):
+    """contract.Unions checks a union's one branch of the body's kind; plain jsonschema tries them
+    all. Both must agree (these bodies stay under the limits that the spec does not encode)."""
+    c = contract()
+    pointer = c.operation("POST", CALLBACK).schema_pointer
+    plain = Draft202012Validator({"$ref": SPEC_URI + pointer}, registry=c.registry)
+    assert (c.check("POST", CALLBACK, body) == []) == plain.is_valid(body)
 
 
 def test_a_body_of_no_kind_and_an_unknown_route_are_reported():
