@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,15 +17,77 @@ from bot.config import Settings
 from bot.engine.registry import discover
 from cogs.boards import BOARDS
 from tests import pg, stalls
+from tests.discord_api.contract import SPEC_COMMIT, contract
 from tests.pebbles import Pebbles
 
 GAMES = [*discover(), Pebbles]
+#: Request bodies checked against Discord's contract, per (method, path template), in this process.
+CONTRACT_TOTALS = pytest.StashKey[Counter[tuple[str, str]]]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "discord_contract(False): do not check this SimCord test's request bodies against Discord's "
+        "OpenAPI description (for a test that sends a body Discord rejects on purpose)",
+    )
+    config.stash[CONTRACT_TOTALS] = Counter()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    """Discord's contract (tests/discord_api): after a SimCord test passes, every request body the
+    bot sent (``env.http_requests``) must be one Discord accepts, or the test fails naming the route,
+    the field and the limit."""
+    result = yield
+    env = getattr(item, "funcargs", {}).get("simcord_env")
+    marker = item.get_closest_marker("discord_contract")
+    if env is None or (marker is not None and marker.args and not marker.args[0]):
+        return result
+    checker = contract()
+    before = checker.validated.copy()
+    violations = checker.check_log(env.http_requests)
+    item.config.stash[CONTRACT_TOTALS].update(checker.validated - before)
+    if violations:
+        shown = "\n".join(f"  {v}" for v in violations[:20])
+        more = f"\n  … and {len(violations) - 20} more" if len(violations) > 20 else ""
+        pytest.fail(
+            f"{len(violations)} request bod{'y' if len(violations) == 1 else 'ies'} Discord would reject "
+            f"(its OpenAPI description, tests/discord_api):\n{shown}{more}",
+            pytrace=False,
+        )
+    return result
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """After a stall (tests/stalls.py), make sure the run ends even if a thread of the stalled bot
-    never does."""
+    never does. A pytest-xdist worker hands its contract counts to the controller."""
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:
+        totals = session.config.stash[CONTRACT_TOTALS]
+        workeroutput["discord_contract"] = [[m, t, n] for (m, t), n in totals.items()]
     stalls.exit_if_stuck(int(exitstatus))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """pytest-xdist's controller adds up the workers' contract counts."""
+    for method, template, count in getattr(node, "workeroutput", {}).get("discord_contract", []):
+        node.config.stash[CONTRACT_TOTALS][(method, template)] += count
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """How many request bodies the run checked against Discord's contract, per route."""
+    totals = config.stash.get(CONTRACT_TOTALS, Counter())
+    if not totals or hasattr(config, "workerinput"):
+        return
+    terminalreporter.write_line(
+        f"Discord contract: {sum(totals.values())} request bodies checked on {len(totals)} routes "
+        f"(discord-api-spec {SPEC_COMMIT[:10]})"
+    )
+    if config.getoption("verbose") > 0:
+        for (method, template), count in sorted(totals.items(), key=lambda kv: -kv[1]):
+            terminalreporter.write_line(f"  {count:7d}  {method} {template}")
 
 # The same examples on every run, so that CI passes or fails exactly as a local run did.
 # (Engine authors ran many more random games by hand; see the rules tests.)
