@@ -99,3 +99,43 @@ def test_requirements_txt_pins_every_dependency_and_the_postgres_extra():
     for requirement in wanted:
         name = requirement.split(">")[0].split("<")[0].split("=")[0].strip().lower()
         assert name in pins, f"{name} is declared in pyproject.toml but not pinned in requirements.txt"
+
+
+def test_an_sdist_with_argo_compile_is_plain_source_and_needs_no_mypyc(tmp_path):
+    """``ARGO_COMPILE=1 python -m build`` first asks the backend for an sdist's requirements and
+    then for the sdist, with mypyc not installed: both hooks must leave mypyc alone (setup.py
+    imported it there, so the build failed), and the sdist carries the source, never a compiled
+    module. The wheel hooks still ask for the compiler."""
+    code = """
+import json, os, sys, tarfile
+sys.modules["mypyc"] = None  # not installed in the sdist's build environment
+import backend
+out = sys.argv[1]
+requires = backend.get_requires_for_build_sdist()
+name = backend.build_sdist(out)
+with tarfile.open(os.path.join(out, name)) as sdist:
+    names = sdist.getnames()
+print(json.dumps({"requires": requires, "names": names,
+                  "wheel": backend.get_requires_for_build_wheel(), "flag": os.environ.get(backend.NO_MYPYC)}))
+"""
+    source = tmp_path / "src"
+    source.mkdir()
+    subprocess.run(  # a copy of the tracked tree: building writes egg-info beside the source
+        f"git ls-files -z | xargs -0 cp --parents -t {source}", shell=True, cwd=ROOT, check=True
+    )
+    out = tmp_path / "dist"
+    out.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(out)], cwd=source,
+        env={**os.environ, "PYTHONPATH": "_build", "ARGO_COMPILE": "1"},
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    said = json.loads(done.stdout.splitlines()[-1])
+    assert not any("mypy" in r for r in said["requires"]), said["requires"]
+    assert "mypy==2.4.1" in said["wheel"]
+    assert said["flag"] is None  # the hooks put the environment back
+    names = [n.split("/", 1)[-1] for n in said["names"]]
+    for wanted in ("setup.py", "pyproject.toml", "_build/backend.py", "bot/engine/argo/game.py"):
+        assert wanted in names, sorted(names)
+    assert not [n for n in names if n.endswith((".so", ".pyd", ".c"))], names
