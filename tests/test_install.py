@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tomllib
 from pathlib import Path
+
+from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -139,3 +142,48 @@ print(json.dumps({"requires": requires, "names": names,
     for wanted in ("setup.py", "pyproject.toml", "_build/backend.py", "bot/engine/argo/game.py"):
         assert wanted in names, sorted(names)
     assert not [n for n in names if n.endswith((".so", ".pyd", ".c"))], names
+
+
+def _pins(path: Path) -> dict[str, tuple[str, list[str]]]:
+    """``{normalised name: (version, [hashes])}`` of a pip requirements file."""
+    pins: dict[str, tuple[str, list[str]]] = {}
+    name = ""
+    for line in path.read_text().splitlines():
+        text = line.split("#", 1)[0].strip().rstrip("\\").strip()
+        if not text:
+            continue
+        if text.startswith("--hash="):
+            pins[name][1].append(text.removeprefix("--hash="))
+            continue
+        raw, _, version = text.partition("==")
+        assert version, f"not pinned: {line}"
+        name = re.sub(r"[-_.]+", "-", raw.strip()).lower()
+        pins[name] = (version.strip(), [])
+    return pins
+
+
+def test_requirements_dev_pins_the_dev_extra_with_hashes_and_ci_installs_it():
+    """requirements-dev.txt pins every dependency of the dev extra and of the bot, each with its
+    hashes and within pyproject.toml's ranges, at requirements.txt's versions where both pin;
+    .ci/run installs it in hash-checking mode before the README's test command, run as written."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    dev = _pins(ROOT / "requirements-dev.txt")
+    for name, (version, hashes) in dev.items():
+        assert hashes and all(h.startswith("sha256:") for h in hashes), f"{name}=={version} has no hash"
+    for declared in [*project["dependencies"], *project["optional-dependencies"]["dev"]]:
+        wanted = Requirement(declared)
+        name = re.sub(r"[-_.]+", "-", wanted.name).lower()
+        assert name in dev, f"{name} is declared in pyproject.toml but not pinned in requirements-dev.txt"
+        assert wanted.specifier.contains(dev[name][0], prereleases=True), (declared, dev[name][0])
+    for name, (version, _) in _pins(ROOT / "requirements.txt").items():
+        assert dev[name][0] == version, f"{name}: {version} in requirements.txt, {dev[name][0]} in -dev"
+
+    readme = (ROOT / "README.md").read_text()
+    command = 'python3 -m venv .venv && .venv/bin/pip install -e ".[dev]" && .venv/bin/pytest'
+    assert command in readme
+    ci = (ROOT / ".ci" / "run").read_text().splitlines()
+    ran = [i for i, line in enumerate(ci) if line.replace("time ", "") == command]
+    pinned = [
+        i for i, line in enumerate(ci) if "pip install --require-hashes -r requirements-dev.txt" in line
+    ]
+    assert ran and pinned and pinned[0] < ran[0], ci
