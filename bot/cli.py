@@ -99,9 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         return migrate.command(args.to, args.source or settings.database_path)
     if command == "ratings":
-        from bot.archive import cli
+        from bot.archive import rebuild
 
-        return cli.command(args.database or settings.database)
+        return rebuild.command(args.database or settings.database)
     from bot import running
 
     return running.main(settings, only_sync=command == "sync")
