@@ -196,6 +196,7 @@ class Health:
         self._check_started = 0.0
         self.database: DatabaseFigures | None = None
         """The last background check's findings (None: none yet)."""
+        self._refresh_seconds = REFRESH_SECONDS
 
     async def start(self) -> None:
         """Count interactions and logged errors, start the status line, and serve HTTP (with the
@@ -212,7 +213,8 @@ class Health:
         if port is None:
             return
         await self.refresh()  # the first probe reads a real answer
-        self.refresh_loop.change_interval(seconds=REFRESH_SECONDS)
+        self._refresh_seconds = REFRESH_SECONDS
+        self.refresh_loop.change_interval(seconds=self._refresh_seconds)
         self.refresh_loop.start()
         app = web.Application()
         app.router.add_get("/livez", self._livez)
@@ -339,7 +341,7 @@ class Health:
         """``(ready, one line saying why)`` from the figures as they stand."""
         figures = self.figures()
         running_for = time.monotonic() - self._started
-        problems = figures.problems(self.bot.settings.scheduler_seconds, running_for)
+        problems = figures.problems(self.bot.settings.scheduler_seconds, running_for, self._refresh_seconds)
         if problems:
             return False, "unhealthy: " + "; ".join(problems)
         tick = "not yet" if figures.tick_age is None else f"{figures.tick_age:.0f} s ago"
