@@ -37,7 +37,8 @@ VOLUME ["/data"]
 WORKDIR /home/argo
 USER argo
 EXPOSE 8080
-# /healthz: 200 while the gateway is up, the database answers and the tending loop ticks.
+# /healthz (= /readyz): 200 while the gateway is up, the database answered its last background
+# check and the tending loop ticks (/livez: the process and its event loop only; docs/deploy.md).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
     CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('METRICS_PORT', '8080'), timeout=4)"]
 # SIGTERM: the bot finishes the replies in progress (SHUTDOWN_GRACE, default 10 s) and closes the

@@ -10,9 +10,9 @@ import os
 from setuptools import setup
 
 ext_modules = []
-# ARGO_LISTING_REQUIRES: the build backend (_build/backend.py) is only listing the build
-# requirements, and mypy, which it adds when compiling, is not installed yet.
-if os.environ.get("ARGO_COMPILE") == "1" and not os.environ.get("ARGO_LISTING_REQUIRES"):
+# ARGO_NO_MYPYC: the build backend (_build/backend.py) runs a hook that does not compile (listing
+# the build requirements, before mypy is installed; preparing metadata; making an sdist).
+if os.environ.get("ARGO_COMPILE") == "1" and not os.environ.get("ARGO_NO_MYPYC"):
     from mypyc.build import mypycify
 
     ext_modules = mypycify(["bot/engine/argo", "bot/ai"], opt_level="3")

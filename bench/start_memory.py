@@ -57,7 +57,7 @@ IDLE_LIMIT = 60.0
 
 BOT = r"""
 import asyncio, json, os, sys, time
-import bot.__main__  # the imports of python -m bot
+import bot.cli, bot.running  # the imports of python -m bot (run)
 from bot.app import create_bot
 from bot.config import Settings, setup_logging
 from bot.store import open_store

@@ -1,88 +1,10 @@
-"""``python -m bot``: load settings, then run the bot until stopped (Ctrl-C or SIGTERM).
-``python -m bot migrate --to postgresql://…`` copies the SQLite database into PostgreSQL;
-``python -m bot sync`` logs in, syncs the slash commands with Discord even if unchanged, and exits;
-``python -m bot ratings --rebuild`` recomputes every rating from the stored results."""
+"""``python -m bot [run|sync|migrate|ratings] …``: see ``bot.cli`` (``python -m bot --help``)."""
 
 from __future__ import annotations
 
-import asyncio
-import logging
-import signal
 import sys
-from dataclasses import replace
 
-import aiohttp
-import discord
-
-from bot.app import create_bot
-from bot.config import ConfigError, Settings, setup_logging
-from bot.engine import compiled
-from bot.store import StoreError, open_store
-from bot.store.urls import redact
-
-log = logging.getLogger("bot")
-
-
-async def run(settings: Settings) -> None:
-    """Open the database, then run the bot; a SIGTERM or SIGINT closes it cleanly."""
-    store = await open_store(settings.database, timeout=settings.db_timeout)
-    bot = create_bot(settings, store=store)
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
-    async with bot:
-        await bot.start(settings.token)
-    log.info("stopped")
-
-
-async def sync(settings: Settings) -> None:
-    """Log in, sync the command tree whatever the recorded hash says, and close."""
-    store = await open_store(settings.database)
-    bot = create_bot(replace(settings, metrics_port=None), store=store)
-    bot.force_sync = True
-    async with bot:
-        await bot.login(settings.token)  # runs setup_hook, which syncs
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Entry point; returns the process exit status (``migrate …``: see ``bot.migrate``;
-    ``ratings …``: see ``bot.archive.cli``)."""
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["migrate"]:
-        try:
-            from bot import migrate
-        except ImportError as exc:  # the postgres extra (asyncpg) is missing
-            print(exc, file=sys.stderr)
-            return 2
-        return migrate.main(argv[1:])
-    if argv[:1] == ["ratings"]:
-        from bot.archive import cli
-
-        return cli.main(argv[1:])
-    try:
-        settings = Settings.load()
-    except ConfigError as exc:
-        print(f"Configuration error: {exc}", file=sys.stderr)
-        return 2
-    setup_logging(settings.log_level, secrets=(settings.token,))
-    log.info("starting with database %s", redact(str(settings.database)))
-    stale = compiled.stale_modules()
-    log.log(logging.WARNING if stale else logging.INFO, "%s", compiled.describe(stale))
-    if settings.shards is not None:
-        log.info("running shards %s of %d", settings.shards[1], settings.shards[0])
-    try:
-        asyncio.run(sync(settings) if argv[:1] == ["sync"] else run(settings))
-    except StoreError as exc:
-        log.error("%s", exc)
-        return getattr(exc, "exit_status", 1)
-    except discord.LoginFailure as exc:
-        log.error("Discord refused the token (DISCORD_TOKEN): %s", exc)
-        return 2
-    except (aiohttp.ClientError, OSError) as exc:
-        log.error("Cannot reach Discord: %s", exc)
-        return 1
-    return 0
-
+from bot.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -90,15 +90,23 @@ class Settings:
         )
 
     @classmethod
-    def load(cls, env: Mapping[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
-        """Settings from ``env`` (default: the process environment) over the ``.env`` file."""
+    def load(
+        cls,
+        env: Mapping[str, str] | None = None,
+        dotenv: Path | None = Path(".env"),
+        *,
+        need_token: bool = True,
+    ) -> Settings:
+        """Settings from ``env`` (default: the process environment) over the ``.env`` file: the one
+        reader of the bot's settings, for every command of ``python -m bot``. ``need_token=False``
+        (the commands that never log in: ``migrate``, ``ratings``) lets DISCORD_TOKEN be unset."""
         values: dict[str, str] = {}
         if dotenv is not None and dotenv.is_file():
             values.update({k: v for k, v in dotenv_values(dotenv).items() if v is not None})
         values.update(os.environ if env is None else env)
 
         token = values.get("DISCORD_TOKEN", "").strip()
-        if not token:
+        if not token and need_token:
             raise ConfigError(
                 "DISCORD_TOKEN is not set: add DISCORD_TOKEN=<your bot token> to .env "
                 "or the environment (see .env.example)."

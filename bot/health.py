@@ -1,12 +1,17 @@
-"""Is the bot alive? ``/healthz`` and ``/metrics`` over HTTP (with ``METRICS_PORT`` set), and one
-status line in the log every 10 minutes with the same key figures.
+"""Is the bot alive, is it ready? ``/livez``, ``/readyz`` (``/healthz`` is the same) and
+``/metrics`` over HTTP (with ``METRICS_PORT`` set), and one status line in the log every 10 minutes
+with the same key figures.
 
-``/healthz`` (readiness) answers 200 while the Discord gateway is connected (or has been
-disconnected or reconnecting for less than :data:`GATEWAY_GRACE`), the database answers and the
-tending loop ticked within 3 of its intervals; else 503, saying which is wrong. It answers within
-:data:`DATABASE_TIMEOUT` however the database behaves: the database is asked by one check at a
-time, which is left to finish on its own when it is late (cancelling a call to a frozen server can
-itself wait on the server), and a later request waits for that same check.
+``/livez`` (liveness) answers 200 while the process and its event loop run: the answer itself is
+the proof (a blocked loop answers nothing, and the prober gives up), with the loop's lag.
+``/readyz`` (readiness) answers 200 while the Discord gateway is connected (or has been
+disconnected or reconnecting for less than :data:`GATEWAY_GRACE`), the database answered the last
+background check and the tending loop ticked within 3 of its intervals; else 503, saying which is
+wrong. Probes and scrapes never query the database: a background refresh asks it every
+:data:`REFRESH_SECONDS` for its figures (open tables and overdue deadlines, by shard) and whether it
+answers, within :data:`DATABASE_TIMEOUT` however the database behaves (one check at a time, which is
+left to finish on its own when it is late: cancelling a call to a frozen server can itself wait on
+the server); requests read what it found.
 """
 
 from __future__ import annotations
@@ -40,7 +45,13 @@ DATABASE_TIMEOUT = 3.0
 prober that gives up after 4 s (the Docker image's HEALTHCHECK) or 5 s (compose, Fly.io)."""
 
 TICKS_MISSED = 3
-"""Tending intervals without a tick before the bot counts as unhealthy."""
+"""Tending intervals without a tick before the bot counts as unhealthy; also background refresh
+intervals without a database check (see :data:`REFRESH_SECONDS`)."""
+
+REFRESH_SECONDS = 10.0
+"""How often the background refresh asks the database for the figures that probes and scrapes
+read (read when the bot starts; only while ``/readyz`` and ``/metrics`` are served: without them
+the status line asks for itself every 10 minutes)."""
 
 GATEWAY_GRACE = 30.0
 """Seconds the Discord gateway may be disconnected or reconnecting (or still connecting after the
@@ -115,8 +126,22 @@ class GatewayWatch:
 
 
 @dataclass(frozen=True)
+class DatabaseFigures:
+    """What the last background check found in the database, by shard of this process."""
+
+    open_tables: dict[int, int] | None
+    """Tables in a lobby or playing, by shard (None: the check failed)."""
+    overdue: dict[int, int] | None
+    """Playing tables whose deadline passed more than 3 tending intervals ago, by shard."""
+    error: str | None
+    """Why the database did not answer (None: it did)."""
+    at: float
+    """When the check ended (``time.monotonic()``)."""
+
+
+@dataclass(frozen=True)
 class Figures:
-    """One look at the bot: its health and its key figures."""
+    """One look at the bot: its health and its key figures (the database's from the last check)."""
 
     gateway: str
     """``connected``, ``connecting`` (before the first READY), ``reconnecting`` or ``closed``."""
@@ -127,10 +152,13 @@ class Figures:
     tick_age: float | None
     open_tables: int | None
     overdue: int | None
+    checked_age: float | None = None
+    """Seconds since the database was last checked (None: never)."""
 
-    def problems(self, interval: float, running_for: float) -> list[str]:
-        """Why the bot is unhealthy (empty: healthy). Before the first tick the tending loop
-        gets ``TICKS_MISSED`` intervals from the start."""
+    def problems(self, interval: float, running_for: float, refresh: float = REFRESH_SECONDS) -> list[str]:
+        """Why the bot is not ready (empty: ready). Before the first tick the tending loop gets
+        ``TICKS_MISSED`` intervals from the start; the database check may be ``TICKS_MISSED``
+        refresh intervals (plus its own time limit) old."""
         found = []
         if self.gateway == "closed":
             found.append("the Discord gateway is closed")
@@ -140,8 +168,11 @@ class Figures:
                 found.append(f"the Discord gateway has not connected {waited}")
             else:
                 found.append(f"the Discord gateway has been disconnected {waited}")
+        stale = TICKS_MISSED * refresh + DATABASE_TIMEOUT
         if self.database_error is not None:
             found.append(f"the database does not answer: {self.database_error}")
+        elif self.checked_age is not None and self.checked_age > stale:
+            found.append(f"the database was last checked {self.checked_age:.0f} s ago (limit {stale:.0f} s)")
         limit = TICKS_MISSED * interval
         if self.tick_age is None and running_for > limit:
             found.append(f"the tending loop has not ticked in {running_for:.0f} s (limit {limit:.0f} s)")
@@ -151,7 +182,8 @@ class Figures:
 
 
 class Health:
-    """The bot's health server and status line (started in ``setup_hook``, stopped on close)."""
+    """The bot's health server, its background refresh and its status line (started in
+    ``setup_hook``, stopped on close)."""
 
     def __init__(self, bot: TableBot) -> None:
         self.bot = bot
@@ -160,14 +192,19 @@ class Health:
         self._started = time.monotonic()
         self._last: dict[str, float] = {}
         self.gateway = GatewayWatch(bot)
-        self._check: asyncio.Task[tuple[int, int]] | None = None
+        self._check: asyncio.Task[tuple[dict[int, int], dict[int, int]]] | None = None
         self._check_started = 0.0
+        self.database: DatabaseFigures | None = None
+        """The last background check's findings (None: none yet)."""
+        self._refresh_seconds = REFRESH_SECONDS
 
     async def start(self) -> None:
-        """Count interactions and logged errors, start the status line, and serve HTTP if
-        ``METRICS_PORT`` is set."""
+        """Count interactions and logged errors, start the status line, and serve HTTP (with the
+        background refresh of the database's figures) if ``METRICS_PORT`` is set."""
         self._started = time.monotonic()
         metrics.CountLoggedErrors.install()
+        metrics.OPEN_TABLES.clear()  # another bot of this process (tests) may have had other shards
+        metrics.OVERDUE.clear()
         self.bot.add_listener(self._on_interaction, "on_interaction")
         self.gateway.listen()
         self.status_loop.change_interval(seconds=STATUS_SECONDS)
@@ -175,19 +212,26 @@ class Health:
         port = self.bot.settings.metrics_port
         if port is None:
             return
+        await self.refresh()  # the first probe reads a real answer
+        self._refresh_seconds = REFRESH_SECONDS
+        self.refresh_loop.change_interval(seconds=self._refresh_seconds)
+        self.refresh_loop.start()
         app = web.Application()
-        app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/livez", self._livez)
+        app.router.add_get("/readyz", self._readyz)
+        app.router.add_get("/healthz", self._readyz)
         app.router.add_get("/metrics", self._metrics)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.bot.settings.metrics_host, port)
         await site.start()
         self.port = port
-        log.info("serving /healthz and /metrics on port %d", port)
+        log.info("serving /livez, /readyz (and /healthz) and /metrics on port %d", port)
 
     async def stop(self) -> None:
-        """Stop serving and logging."""
+        """Stop serving, refreshing and logging."""
         self.status_loop.cancel()
+        self.refresh_loop.cancel()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -195,9 +239,41 @@ class Health:
     async def _on_interaction(self, interaction: discord.Interaction) -> None:
         metrics.interaction(interaction.type.name)
 
-    async def figures(self) -> Figures:
-        """Look at the gateway, the database, the tending loop and the tables now (within
-        :data:`DATABASE_TIMEOUT`, whatever the database does)."""
+    def shards(self) -> tuple[int, tuple[int, ...]]:
+        """``(shard_count, this process's shards)``; an unsharded bot is shard 0 of 1."""
+        return self.bot.settings.shards or (1, (0,))
+
+    async def refresh(self) -> None:
+        """Check the database once (within :data:`DATABASE_TIMEOUT`, whatever it does), keep what
+        it said for the probes and the status line, and set the per-shard gauges."""
+        if self.bot.host is None:
+            return
+        open_tables = overdue = None
+        error = None
+        try:
+            open_tables, overdue = await self._database()
+        except TimeoutError:
+            error = f"no answer within {DATABASE_TIMEOUT:.0f} s"
+        except Exception as exc:  # any failure of the database is the answer here
+            error = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+        self.database = DatabaseFigures(open_tables, overdue, error, time.monotonic())
+        for gauge, counts in ((metrics.OPEN_TABLES, open_tables), (metrics.OVERDUE, overdue)):
+            for shard, count in (counts or {}).items():  # kept as they were when the check failed
+                gauge.labels(str(shard)).set(count)
+
+    @tasks.loop(seconds=REFRESH_SECONDS)
+    async def refresh_loop(self) -> None:
+        """Refresh the database's figures every :data:`REFRESH_SECONDS` (the first at start)."""
+        if self.refresh_loop.current_loop == 0:
+            return  # start() has just refreshed
+        try:
+            await self.refresh()
+        except Exception:  # the refresh must go on; /readyz says when its figures grow old
+            log.warning("could not refresh the health figures", exc_info=True)
+
+    def figures(self) -> Figures:
+        """Look at the gateway and the tending loop now, and at the database as last checked
+        (never a database query)."""
         bot = self.bot
         down = self.gateway.down_for()
         if bot.is_closed():
@@ -207,29 +283,24 @@ class Health:
         else:
             gateway = "connected" if down is None else "reconnecting"
         latency = bot.latency * 1000 if gateway == "connected" and math.isfinite(bot.latency) else None
-        database_error = None
-        open_tables = overdue = None
+        checked = self.database
         if bot.host is None:
-            database_error = "not opened yet"
+            database_error: str | None = "not opened yet"
+        elif checked is None:
+            database_error = "not checked yet"
         else:
-            try:
-                open_tables, overdue = await self._database()
-            except TimeoutError:
-                database_error = f"no answer within {DATABASE_TIMEOUT:.0f} s"
-            except Exception as exc:  # any failure of the database is the answer here
-                database_error = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
-        if open_tables is not None:
-            metrics.OPEN_TABLES.set(open_tables)
-        if overdue is not None:
-            metrics.OVERDUE.set(overdue)
+            database_error = checked.error
+        open_tables = _sum(checked.open_tables) if checked is not None else None
+        overdue = _sum(checked.overdue) if checked is not None else None
+        age = time.monotonic() - checked.at if checked is not None else None
         return Figures(
-            gateway, down, latency, database_error, metrics.seconds_since_tick(), open_tables, overdue
+            gateway, down, latency, database_error, metrics.seconds_since_tick(), open_tables, overdue, age
         )
 
-    async def _database(self) -> tuple[int, int]:
-        """``(open tables, overdue tables)`` from the database, or TimeoutError once
+    async def _database(self) -> tuple[dict[int, int], dict[int, int]]:
+        """``(open tables, overdue tables)`` by shard from the database, or TimeoutError once
         :data:`DATABASE_TIMEOUT` has passed since the check began. One check runs at a time: a
-        request that comes while one runs waits for it (at most what is left of its time); a late
+        refresh that comes while one runs waits for it (at most what is left of its time); a late
         check is left to end by itself (the store's own timeout ends it), never cancelled, since
         cancelling a call to a frozen server can wait on the server."""
         loop = asyncio.get_running_loop()
@@ -244,34 +315,65 @@ class Health:
             raise TimeoutError()
         return check.result()
 
-    async def _ask_database(self) -> tuple[int, int]:
+    async def _ask_database(self) -> tuple[dict[int, int], dict[int, int]]:
+        """Open and overdue tables of each of this process's shards (a table's shard is
+        ``(guild_id >> 22) % shard_count``, 0 without a guild, as the store and Discord count)."""
         host = self.bot.host
-        rows = await host.store.sql("SELECT COUNT(*) FROM tables WHERE status IN ('lobby', 'playing')")
+        count, mine = self.shards()
+        rows = await host.store.sql(
+            "SELECT COALESCE((guild_id >> 22) % ?, 0), COUNT(*) FROM tables "
+            "WHERE status IN ('lobby', 'playing') GROUP BY 1",
+            (count,),
+        )
+        open_tables = dict.fromkeys(mine, 0)
+        for shard, tables in rows:
+            if int(shard) in open_tables:
+                open_tables[int(shard)] = int(tables)
         late = host.now() - timedelta(seconds=TICKS_MISSED * self.bot.settings.scheduler_seconds)
-        overdue = sum(1 for r in await host.due() if r.deadline is not None and r.deadline < late)
-        return int(rows[0][0]), overdue
+        overdue = dict.fromkeys(mine, 0)
+        for record in await host.due():
+            shard = ((record.guild_id or 0) >> 22) % count
+            if record.deadline is not None and record.deadline < late and shard in overdue:
+                overdue[shard] += 1
+        return open_tables, overdue
 
-    async def check(self) -> tuple[bool, str]:
-        """``(healthy, one line saying why)``."""
-        figures = await self.figures()
+    def check(self) -> tuple[bool, str]:
+        """``(ready, one line saying why)`` from the figures as they stand."""
+        figures = self.figures()
         running_for = time.monotonic() - self._started
-        problems = figures.problems(self.bot.settings.scheduler_seconds, running_for)
+        problems = figures.problems(self.bot.settings.scheduler_seconds, running_for, self._refresh_seconds)
         if problems:
             return False, "unhealthy: " + "; ".join(problems)
         tick = "not yet" if figures.tick_age is None else f"{figures.tick_age:.0f} s ago"
         return True, f"ok: gateway {figures.gateway}, database answers, tending ticked {tick}"
 
-    async def _healthz(self, request: web.Request) -> web.Response:
-        healthy, line = await self.check()
-        return web.Response(status=200 if healthy else 503, text=line + "\n")
+    async def loop_lag(self) -> float:
+        """Seconds a callback waits for the event loop now (the work queued before it)."""
+        loop = asyncio.get_running_loop()
+        begun = loop.time()
+        turn: asyncio.Future[None] = loop.create_future()
+        loop.call_soon(turn.set_result, None)
+        await turn
+        return loop.time() - begun
+
+    async def _livez(self, request: web.Request) -> web.Response:
+        lag = await self.loop_lag()
+        up = time.monotonic() - self._started
+        return web.Response(text=f"alive: up {up:.0f} s, event loop lag {lag * 1000:.0f} ms\n")
+
+    async def _readyz(self, request: web.Request) -> web.Response:
+        ready, line = self.check()
+        return web.Response(status=200 if ready else 503, text=line + "\n")
 
     async def _metrics(self, request: web.Request) -> web.Response:
-        await self.figures()  # refreshes the open-tables and overdue gauges
         return web.Response(body=metrics.exposition(), headers={"Content-Type": CONTENT_TYPE_LATEST})
 
     async def status_line(self) -> str:
-        """The key figures, those that count things since the previous status line."""
-        figures = await self.figures()
+        """The key figures, those that count things since the previous status line (the database's
+        from the background refresh while it runs, else asked for now)."""
+        if not self.refresh_loop.is_running():
+            await self.refresh()
+        figures = self.figures()
         now = {
             "interactions": metrics.total(metrics.INTERACTIONS),
             "errors": metrics.total(metrics.ERRORS),
@@ -312,10 +414,14 @@ class Health:
             log.warning("could not write the status line", exc_info=True)
 
 
-def _retrieve(task: asyncio.Task[tuple[int, int]]) -> None:
+def _retrieve(task: asyncio.Task[Any]) -> None:
     """Mark a finished check's error as seen (whoever waited for it has answered already)."""
     if not task.cancelled():
         task.exception()
+
+
+def _sum(counts: dict[int, int] | None) -> int | None:
+    return None if counts is None else sum(counts.values())
 
 
 def _count(value: int | None) -> str:

@@ -2,7 +2,11 @@
 status line: tiny calls and decorators that the rest of the code uses, one line each.
 
 Everything lives in one registry of this module (not prometheus-client's global one), so that
-several bots in one process (the tests) share it without clashing; figures only ever go up.
+several bots in one process (the tests) share it without clashing; counters only ever go up. The
+registry also holds prometheus-client's standard collectors: the process (``process_*``: CPU, memory,
+open files, start time), the platform (``python_info``) and the garbage collector (``python_gc_*``).
+Gauges of the tables are labelled by shard and count only this process's shards, so that a sum over
+every process of a sharded bot counts each table once.
 """
 
 from __future__ import annotations
@@ -13,12 +17,24 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, ParamSpec, TypeVar
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    GCCollector,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
 REGISTRY = CollectorRegistry(auto_describe=True)
+ProcessCollector(registry=REGISTRY)
+PlatformCollector(registry=REGISTRY)
+GCCollector(registry=REGISTRY)
 
 INTERACTIONS = Counter(
     "argo_interactions", "Interactions received, by kind (command, component, autocomplete, modal).",
@@ -40,12 +56,16 @@ AI_SECONDS = Histogram(
     buckets=(0.1, 0.25, 0.5, 1, 2, 4, 8, 16, 32), registry=REGISTRY,
 )  # fmt: skip
 AI_QUEUE = Gauge("argo_ai_queue_depth", "AI decisions asked for and not answered yet.", registry=REGISTRY)
-OPEN_TABLES = Gauge("argo_open_tables", "Tables in a lobby or playing (all shards).", registry=REGISTRY)
+OPEN_TABLES = Gauge(
+    "argo_open_tables",
+    "Tables in a lobby or playing, by the shard of their server (this process's shards only).",
+    ["shard"], registry=REGISTRY,
+)  # fmt: skip
 OVERDUE = Gauge(
     "argo_overdue_deadlines",
-    "Playing tables (of this process's shards) whose deadline passed more than 3 tending intervals ago.",
-    registry=REGISTRY,
-)
+    "Playing tables whose deadline passed more than 3 tending intervals ago, by shard (this process's).",
+    ["shard"], registry=REGISTRY,
+)  # fmt: skip
 LAST_TICK = Gauge(
     "argo_tending_last_tick_timestamp_seconds", "When the tending loop last started a round (Unix time).",
     registry=REGISTRY,

@@ -13,21 +13,17 @@ checksums differ), 1 a database that cannot be reached.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import hashlib
-import os
 import sys
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from dotenv import dotenv_values
-
-from bot.config import DEFAULT_DATABASE_PATH
-from bot.store import PostgresStore, SqliteStore, StoreError, is_postgres, sqlite_path
-from bot.store.postgres import FAILURES, redact
+from bot.store import PostgresStore, SqliteStore, StoreError, is_postgres
+from bot.store.postgres import FAILURES
+from bot.store.urls import redact
 
 COPIED: dict[str, tuple[tuple[str, ...], tuple[str, ...], str]] = {
     # name: (columns, timestamp columns, order)
@@ -184,38 +180,14 @@ async def migrate(source_path: Path, url: str) -> tuple[dict[str, tuple[int, str
         await source.close()
 
 
-def _default_source() -> Path:
-    values: dict[str, str] = {}
-    if Path(".env").is_file():
-        values.update({k: v for k, v in dotenv_values(".env").items() if v is not None})
-    values.update(os.environ)
-    url = values.get("DATABASE_URL", "").strip()
-    if url and not is_postgres(url):
-        return sqlite_path(url)
-    raw = values.get("DATABASE_PATH", "").strip()
-    return Path(raw) if raw else DEFAULT_DATABASE_PATH
-
-
-def main(argv: Sequence[str]) -> int:
-    """``python -m bot migrate --to URL [--from PATH]``; returns the exit status."""
-    parser = argparse.ArgumentParser(
-        prog="python -m bot migrate",
-        description="Copy the bot's SQLite database into an empty PostgreSQL database and verify it.",
-    )
-    parser.add_argument("--to", required=True, help="postgresql://user:password@host:5432/dbname")
-    parser.add_argument(
-        "--from",
-        dest="source",
-        type=Path,
-        help="the SQLite file (default: DATABASE_URL=sqlite:///… or DATABASE_PATH, else data/games.db)",
-    )
-    args = parser.parse_args(list(argv))
-    if not is_postgres(args.to):
+def command(to: str, source: Path) -> int:
+    """``python -m bot migrate --to URL [--from PATH]`` (``bot.cli`` parses it and finds the
+    default source in the settings); returns the exit status."""
+    if not is_postgres(to):
         print("Migration refused: --to must be a postgresql:// URL.", file=sys.stderr)
         return 2
-    source = args.source or _default_source()
     try:
-        report, already = asyncio.run(migrate(source, args.to))
+        report, already = asyncio.run(migrate(source, to))
     except MigrationError as exc:
         print(f"Migration refused, nothing was written: {exc}", file=sys.stderr)
         return exc.exit_status
@@ -225,9 +197,9 @@ def main(argv: Sequence[str]) -> int:
     counts = ", ".join(f"{n} {name}" for name, (n, _) in report.items())
     if already:
         print(
-            f"The copy is already complete: {redact(args.to)} holds exactly the {counts} of {source} "
+            f"The copy is already complete: {redact(to)} holds exactly the {counts} of {source} "
             "(counts and checksums match); nothing was written."
         )
         return 0
-    print(f"Copied {counts} from {source} to {redact(args.to)}; counts and checksums match.")
+    print(f"Copied {counts} from {source} to {redact(to)}; counts and checksums match.")
     return 0

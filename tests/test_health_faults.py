@@ -1,7 +1,8 @@
-"""/healthz under faults (SimCord, the real bot; issue 39, fault 6): it says 503 once the Discord
-gateway has been down longer than its grace (a closed websocket, a shard disconnected) and 200
-again once it is back; with the PostgreSQL server frozen (SIGSTOP) it still answers, 503, within
-its own database timeout, while the store's own timeout is far longer."""
+"""/healthz (readiness) under faults (SimCord, the real bot; issue 39, fault 6): it says 503 once the
+Discord gateway has been down longer than its grace (a closed websocket, a shard disconnected) and
+200 again once it is back; with the PostgreSQL server frozen (SIGSTOP) the background check gives up
+within its own database timeout, while the store's own timeout is far longer, and every probe
+answers 503 at once from what it found (issue 36: no probe waits on the database)."""
 
 from __future__ import annotations
 
@@ -47,9 +48,9 @@ def settings(tmp_path: Path, request) -> Settings:
     return dataclasses.replace(made, shard_count=param)
 
 
-async def healthz(bot) -> tuple[int, str]:
+async def healthz(bot, path: str = "/healthz") -> tuple[int, str]:
     timeout = aiohttp.ClientTimeout(total=BOUND)
-    url = f"http://127.0.0.1:{bot.settings.metrics_port}/healthz"
+    url = f"http://127.0.0.1:{bot.settings.metrics_port}{path}"
     async with aiohttp.ClientSession(timeout=timeout) as session, session.get(url) as response:
         return response.status, await response.text()
 
@@ -97,11 +98,20 @@ async def test_a_frozen_database_gets_a_503_within_the_checks_own_timeout(
     assert (await healthz(bot))[0] == 200
     own_server.freeze()
     try:
-        for _ in range(2):  # the second request waits for the check the first one began
+        frozen_at = world.env.now()
+        for _ in range(30):  # the next background check gives up after its own timeout
+            status, text = await healthz(bot)
+            if status == 503:
+                break
+            await world.env.advance_time(1)
+        waited = (world.env.now() - frozen_at).total_seconds()
+        assert waited <= health.REFRESH_SECONDS + health.DATABASE_TIMEOUT + 1, waited
+        for _ in range(2):  # every probe reads what it found, at once, while the server stays frozen
             status, text = await healthz(bot)
             assert status == 503, text
             said = f"the database does not answer: no answer within {health.DATABASE_TIMEOUT:.0f} s"
             assert text == f"unhealthy: {said}\n", text
+        assert (await healthz(bot, "/livez"))[0] == 200
     finally:
         own_server.thaw()
     for _ in range(50):  # the late check ends once the server answers; then a new one is asked
