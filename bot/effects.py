@@ -1,4 +1,5 @@
-"""Deadline effects as an outbox in ``TableRecord.meta["effects"]`` (pure functions over meta).
+"""Deadline effects as an outbox in ``TableRecord.meta.effects`` (pure functions over a
+``bot.table_meta.TableMeta``).
 
 Whatever a deadline causes — a reminder, the news that a clock ran out, an AI taking over an idle
 seat's turn — is first written as *due* in the same save as the clock mark that made it due, then
@@ -18,21 +19,22 @@ belongs to), so marking the same moment twice never makes two effects:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 from bot.engine.core import Prompt
+from bot.table_meta import Effect, TableMeta
 
 TAKEOVER = "takeover"
 NOTICES = ("half", "late", "out")
 
 
-def pending(meta: dict[str, Any]) -> list[dict[str, Any]]:
+def pending(meta: TableMeta) -> list[Effect]:
     """The effects due and not yet done, oldest first."""
-    return list(meta.get("effects", ()))
+    return list(meta.effects)
 
 
-def due(meta: dict[str, Any], now: datetime) -> list[dict[str, Any]]:
+def due(meta: TableMeta, now: datetime) -> list[Effect]:
     """The pending effects whose time has come (an effect may wait, ``not_before``, e.g. for the
     end of its person's quiet hours)."""
     return [
@@ -40,18 +42,18 @@ def due(meta: dict[str, Any], now: datetime) -> list[dict[str, Any]]:
     ]
 
 
-def next_due(meta: dict[str, Any], now: datetime) -> datetime | None:
+def next_due(meta: TableMeta, now: datetime) -> datetime | None:
     """When the table must next be tended for its pending effects (None: none pending)."""
     times = [datetime.fromisoformat(e["not_before"]) if e.get("not_before") else now for e in pending(meta)]
     return min(times) if times else None
 
 
-def deferred(meta: dict[str, Any], key: str, until: datetime) -> dict[str, Any]:
+def deferred(meta: TableMeta, key: str, until: datetime) -> TableMeta:
     """``meta`` with the effect ``key`` waiting until ``until``."""
-    return {
-        **meta,
-        "effects": [{**e, "not_before": until.isoformat()} if e["key"] == key else e for e in pending(meta)],
-    }
+    return replace(
+        meta,
+        effects=tuple({**e, "not_before": until.isoformat()} if e["key"] == key else e for e in meta.effects),
+    )
 
 
 def key_of(kind: str, seat: str, since: str) -> str:
@@ -59,26 +61,19 @@ def key_of(kind: str, seat: str, since: str) -> str:
     return f"{kind}:{seat}:{since}"
 
 
-def add(meta: dict[str, Any], effect: dict[str, Any]) -> dict[str, Any]:
+def add(meta: TableMeta, effect: Effect) -> TableMeta:
     """``meta`` with ``effect`` due (unless an effect with its key is due already)."""
-    found = pending(meta)
-    if any(e["key"] == effect["key"] for e in found):
+    if any(e["key"] == effect["key"] for e in meta.effects):
         return meta
-    return {**meta, "effects": [*found, effect]}
+    return replace(meta, effects=(*meta.effects, effect))
 
 
-def without(meta: dict[str, Any], keys: set[str]) -> dict[str, Any]:
+def without(meta: TableMeta, keys: set[str]) -> TableMeta:
     """``meta`` with the effects named ``keys`` done."""
-    kept = [e for e in pending(meta) if e["key"] not in keys]
-    meta = dict(meta)
-    if kept:
-        meta["effects"] = kept
-    else:
-        meta.pop("effects", None)
-    return meta
+    return replace(meta, effects=tuple(e for e in meta.effects if e["key"] not in keys))
 
 
-def lapse(meta: dict[str, Any], prompt: Prompt | None, acted_in_person: str | None) -> dict[str, Any]:
+def lapse(meta: TableMeta, prompt: Prompt | None, acted_in_person: str | None) -> TableMeta:
     """``meta`` without the effects that no longer apply after a change of the game.
 
     A notice lapses when its seat's clock is no longer the clock it was about; a take-over when its
@@ -87,7 +82,7 @@ def lapse(meta: dict[str, Any], prompt: Prompt | None, acted_in_person: str | No
     effects = pending(meta)
     if not effects:
         return meta
-    clock = meta.get("clock")
+    clock = meta.clock
     decider = prompt.player if prompt is not None else None
     kept = []
     for effect in effects:
@@ -104,6 +99,6 @@ def lapse(meta: dict[str, Any], prompt: Prompt | None, acted_in_person: str | No
     return without(meta, {e["key"] for e in effects if e not in kept})
 
 
-def takeover_of(meta: dict[str, Any], seat: str) -> dict[str, Any] | None:
+def takeover_of(meta: TableMeta, seat: str) -> Effect | None:
     """The due take-over of ``seat``, if any."""
     return next((e for e in pending(meta) if e["kind"] == TAKEOVER and e["seat"] == seat), None)

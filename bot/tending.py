@@ -9,7 +9,7 @@ import logging
 import time
 import zlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -180,7 +180,8 @@ class Tender:
             unseen = await self._unseen(record, kinds)
             if unseen:  # nobody was told: these wait until the table's message is posted
                 meta = clocks.wait_for_message(meta, unseen, now)
-                timer = meta["hold" if clocks.HOLD in unseen else "clock"]
+                timer = clocks.timer_of(meta, clocks.HOLD if clocks.HOLD in unseen else clocks.OUT)
+                assert timer is not None
                 seat = timer.get("seat", "")
                 key = effects.key_of(UNSHOWN, seat, timer["since"])
                 notice = {"kind": UNSHOWN, "seat": seat, "holder": record.host_id, "since": timer["since"]}
@@ -196,18 +197,19 @@ class Tender:
                 if kind == clocks.HOLD:
                     timeout_version = record.version
                     continue
-                clock = meta["clock"]
+                clock = meta.clock
+                assert clock is not None
                 seat, since = clock["seat"], clock["since"]
                 holder = seats.holder_of(record, seat)
                 meta = clocks.mark(meta, kind)
-                if seats.is_bot(holder) or absence.is_away(meta, seat):
+                if seats.is_bot(holder) or meta.is_away(seat):
                     continue
                 if kind != clocks.OUT and clocks.OUT in kinds:
                     continue  # a reminder that comes together with the end of the clock is moot
                 if kind == clocks.OUT and settings["idle"] == "bot":
                     effect = {"kind": effects.TAKEOVER, "seat": seat, "level": settings["level"]}
                     # and the AI answers the seat's waits until they are back
-                    meta = {**meta, "stand_in": sorted({*meta.get("stand_in", []), seat})}
+                    meta = replace(meta, stand_in=tuple(sorted({*meta.stand_in, seat})))
                     meta, count = absence.missed(meta, seat)
                     if 0 < int(settings["away_after"]) <= count:  # away now: the AI plays on, quietly
                         meta = absence.mark(meta, seat, absence.MISSED)
@@ -216,7 +218,7 @@ class Tender:
                         meta = effects.add(meta, away)
                 else:
                     if kind == clocks.OUT:
-                        meta = {**meta, "timed_out": sorted({*meta.get("timed_out", []), seat})}
+                        meta = replace(meta, timed_out=tuple(sorted({*meta.timed_out, seat})))
                     effect = {"kind": kind, "seat": seat, "holder": holder}
                 key = effects.key_of(effect["kind"], seat, since)
                 meta = effects.add(meta, {**effect, "since": since, "key": key})
@@ -355,25 +357,21 @@ class Tender:
             record, game = table.record, table.game
             if record.status != PLAYING:
                 break
-            auto = self.host.automatic_deciders(record, game, record.meta, record.version)
+            auto = self.host.automatic_deciders(record, game, record.version)
             if not auto:
                 break
             seat = auto[0]
-            holder = seats.holder_of(record, seat)
+            control = seats.control(record, seat)
             prompt = game.prompt()  # not None: someone is due to decide
             by: str | None = None
-            if seats.is_bot(holder):
-                action = await self._choose(run, table, seat, seats.level_of(holder))
-            elif (
-                prompt is not None
-                and seat != prompt.player
-                and (seat in record.meta.get("stand_in", ()) or absence.is_away(record.meta, seat))
-            ):
+            if control.by_bot:
+                action = await self._choose(run, table, seat, seats.level_of(control.holder))
+            elif prompt is not None and seat != prompt.player and control.answers_waits:
                 # The AI standing in lets the chance go: an interrupt would leave its follow-up
                 # decisions waiting for the absent player.
                 action = PASS if PASS in game.legal_actions(seat) else None
                 by = seats.bot_holder(seats.settings(record)["level"])
-            elif self.host.ai_plays(record, record.meta, seat):  # its person is away
+            elif control.plays_turns:  # its person is away
                 level = seats.settings(record)["level"]
                 action = await self._choose(run, table, seat, level)
                 by = seats.bot_holder(level)
@@ -385,7 +383,7 @@ class Tender:
                 async with self.host.lock(channel_id):
                     current = await self.host.load(channel_id)
                     if current is not None and current.record.version == record.version:
-                        await self.host.mark(current, {**current.record.meta, "bots_asked": record.version})
+                        await self.host.mark(current, replace(current.record.meta, bots_asked=record.version))
                 continue
             try:
                 outcome = await self.host.play_for(channel_id, table_id, record.version, seat, action, by=by)
