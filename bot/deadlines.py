@@ -138,17 +138,10 @@ def _everyone_away(record: TableRecord, now: datetime) -> TableMeta:
     if seats.everyone_away(record):
         if since is not None:
             return meta
-        at = now.isoformat()
-        notice = {
-            "kind": absence.EVERYONE_AWAY,
-            "seat": "",
-            "holder": record.host_id,
-            "since": at,
-            "key": effects.key_of(absence.EVERYONE_AWAY, "", at),
-        }
+        notice = effects.make(absence.EVERYONE_AWAY, "", now, holder=record.host_id)
         return effects.add(replace(meta, everyone_away=now), notice)
     if since is None:
         return meta
     meta = replace(meta, everyone_away=None)
-    unsent = {e["key"] for e in effects.pending(meta) if e["kind"] == absence.EVERYONE_AWAY}
+    unsent = {e.key for e in effects.pending(meta) if e.kind == absence.EVERYONE_AWAY}
     return effects.without(meta, unsent) if unsent else meta

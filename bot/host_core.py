@@ -197,7 +197,7 @@ class HostCore:
         if record.status == PLAYING and game is not None:
             record = self.schedule(record, game, acted, version=record.version + 1, in_person=in_person)
         elif record.status != PLAYING:  # over: nothing is due any more
-            pending = {e["key"] for e in effects.pending(record.meta)}
+            pending = {e.key for e in effects.pending(record.meta)}
             record = record.evolve(meta=effects.without(record.meta, pending), deadline=None, awaiting=())
         named = names if names is not None else seats.names(record)
         summary = "\n".join(format_text(e.text, named) for e in events if e.public)

@@ -35,10 +35,6 @@ SHAPE = 2
 """The stored shape's number (``"v"``): 1 (no ``"v"``) had positional lists for ``recent`` and
 ``only_choice`` and ``{"since": …}`` for ``unreachable``."""
 
-Timer = dict[str, Any]
-"""A decision clock or a hold as ``bot.clocks`` keeps it (plain JSON)."""
-Effect = dict[str, Any]
-"""A due deadline effect as ``bot.effects`` keeps it (plain JSON, with its ``key`` and ``kind``)."""
 
 MISSED, SAID = "missed", "away"
 """Why a person is away: their clock took decisions in a row from them, or they said so."""
@@ -61,6 +57,128 @@ class Absence:
         """The absence stored by :meth:`to_json`."""
         until = data.get("until")
         return cls(str(data.get("why", SAID)), datetime.fromisoformat(until) if until else None)
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The awaited seat's decision clock (``bot.clocks``): since when it runs, which of its
+    moments (half, late, out) were handled, the table version ``v`` it started at, and whether
+    it waits for the table's message (``waiting``, last looked at ``checked``)."""
+
+    seat: str
+    since: datetime
+    half: bool = False
+    late: bool = False
+    out: bool = False
+    v: int = 0
+    waiting: bool = False
+    checked: datetime | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form."""
+        data: dict[str, Any] = {
+            "seat": self.seat,
+            "since": self.since.isoformat(),
+            "half": self.half,
+            "late": self.late,
+            "out": self.out,
+            "v": self.v,
+        }
+        return _with_wait(data, self.waiting, self.checked)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Clock:
+        """The clock stored by :meth:`to_json`."""
+        return cls(
+            str(data["seat"]),
+            datetime.fromisoformat(data["since"]),
+            bool(data.get("half")),
+            bool(data.get("late")),
+            bool(data.get("out")),
+            int(data.get("v", 0)),
+            bool(data.get("waiting")),
+            _parse(data.get("checked")),
+        )
+
+
+@dataclass(frozen=True)
+class Hold:
+    """A prompt's running timeout (``bot.clocks``): prompts with the same non-empty ``key`` share
+    it; it ends ``seconds`` after ``since``; ``v``, ``waiting`` and ``checked`` as for a
+    :class:`Clock`."""
+
+    key: str
+    since: datetime
+    seconds: int
+    v: int = 0
+    waiting: bool = False
+    checked: datetime | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form."""
+        data = {"key": self.key, "since": self.since.isoformat(), "seconds": self.seconds, "v": self.v}
+        return _with_wait(data, self.waiting, self.checked)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Hold:
+        """The hold stored by :meth:`to_json`."""
+        return cls(
+            str(data.get("key", "")),
+            datetime.fromisoformat(data["since"]),
+            int(data["seconds"]),
+            int(data.get("v", 0)),
+            bool(data.get("waiting")),
+            _parse(data.get("checked")),
+        )
+
+
+def _with_wait(data: dict[str, Any], waiting: bool, checked: datetime | None) -> dict[str, Any]:
+    if waiting:
+        data["waiting"] = True
+    if checked is not None:
+        data["checked"] = checked.isoformat()
+    return data
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A deadline effect due (``bot.effects``): its ``kind`` (a reminder, a notice, an AI's
+    take-over…), the ``seat`` it concerns, its ``key`` (its name for good), ``since`` (the clock
+    or moment it belongs to), whom a notice is for (``holder``), the AI's ``level`` for a
+    take-over, and the time it waits for (``not_before``, a person's quiet hours)."""
+
+    kind: str
+    seat: str
+    key: str
+    since: datetime
+    holder: str = ""
+    level: str = ""
+    not_before: datetime | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored form."""
+        data: dict[str, Any] = {"kind": self.kind, "seat": self.seat, "key": self.key}
+        data["since"] = self.since.isoformat()
+        if self.holder:
+            data["holder"] = self.holder
+        if self.level:
+            data["level"] = self.level
+        if self.not_before is not None:
+            data["not_before"] = self.not_before.isoformat()
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Effect:
+        """The effect stored by :meth:`to_json`."""
+        return cls(
+            str(data["kind"]),
+            str(data.get("seat", "")),
+            str(data["key"]),
+            datetime.fromisoformat(data["since"]),
+            str(data.get("holder", "")),
+            str(data.get("level", "")),
+            _parse(data.get("not_before")),
+        )
 
 
 @dataclass(frozen=True)
@@ -118,9 +236,9 @@ class TableMeta:
     """Seat → who plays it, where that is not the seat's own id (a bot, a hand-over)."""
     names: dict[str, str] = field(default_factory=dict)
     """Person → display name they had when they joined or were handed a seat."""
-    clock: Timer | None = None
+    clock: Clock | None = None
     """The awaited seat's decision clock (``bot.clocks``)."""
-    hold: Timer | None = None
+    hold: Hold | None = None
     """A prompt's running timeout (``bot.clocks``)."""
     paused: datetime | None = None
     """When the host paused the table (None: running)."""
@@ -172,10 +290,10 @@ class TableMeta:
             ("settings", self.settings),
             ("holders", self.holders),
             ("names", self.names),
-            ("clock", self.clock),
-            ("hold", self.hold),
+            ("clock", self.clock.to_json() if self.clock else None),
+            ("hold", self.hold.to_json() if self.hold else None),
             ("paused", _time(self.paused)),
-            ("effects", list(self.effects)),
+            ("effects", [e.to_json() for e in self.effects]),
             ("away", {seat: a.to_json() for seat, a in self.away.items()}),
             ("missed", self.missed),
             ("everyone_away", _time(self.everyone_away)),
@@ -203,10 +321,10 @@ class TableMeta:
             settings=dict(data.get("settings", {})),
             holders=dict(data.get("holders", {})),
             names=dict(data.get("names", {})),
-            clock=data.get("clock"),
-            hold=data.get("hold"),
+            clock=Clock.from_json(data["clock"]) if data.get("clock") else None,
+            hold=Hold.from_json(data["hold"]) if data.get("hold") else None,
             paused=_parse(data.get("paused")),
-            effects=tuple(data.get("effects", ())),
+            effects=tuple(Effect.from_json(e) for e in data.get("effects", ())),
             away={seat: Absence.from_json(a) for seat, a in data.get("away", {}).items()},
             missed={seat: int(n) for seat, n in data.get("missed", {}).items()},
             everyone_away=_parse(data.get("everyone_away")),

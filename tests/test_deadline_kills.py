@@ -174,7 +174,7 @@ async def test_a_graceful_shutdown_during_a_takeover_leaves_it_to_the_next_start
 
     store = await open_store(url)
     record = await store.get_table(1)
-    assert "takeover" in [e["kind"] for e in record.meta.effects] and record.deadline <= late
+    assert "takeover" in [e.kind for e in record.meta.effects] and record.deadline <= late
     host = TableHost(store, GameRegistry([Pebbles]), clock=lambda: late)
     results = await Tender(host, Thinker(workers=0, budget_s=0.05)).tend(1000, 1)
     await host.close()
@@ -185,7 +185,7 @@ async def test_a_graceful_shutdown_during_a_takeover_leaves_it_to_the_next_start
     log = await store.log(1)
     await store.close()
     assert [e.action.get("by") for e in log].count("bot:normal") == 1
-    assert "takeover" not in [e["kind"] for e in record.meta.effects]
+    assert "takeover" not in [e.kind for e in record.meta.effects]
 
 
 async def test_notices_of_a_game_the_host_plays_to_its_end_are_moot(tmp_path):

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -17,9 +19,10 @@ from bot.engine.registry import GameRegistry
 from bot.seats import Controller, Reason
 from bot.store import FINISHED, MIGRATIONS, TableRecord, open_store
 from bot.store.forgetting import FORMER
-from bot.table_meta import SHAPE, Absence, Decision, OnlyChoice, TableMeta, upgrade
+from bot.table_meta import SHAPE, Absence, Clock, Decision, Effect, Hold, OnlyChoice, TableMeta, upgrade
 from bot.tables import TableHost
-from tests.hostplay import Clock, open_game, play, posted
+from tests.hostplay import Clock as HostClock
+from tests.hostplay import open_game, play, posted
 from tests.pebbles import Pebbles
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -31,10 +34,13 @@ def full() -> TableMeta:
         settings={"clock": 24, "idle": "wait"},
         holders={"bot:1": "bot:hard", "7": "bot:normal"},
         names={"8": "Bea"},
-        clock={"seat": "8", "since": NOW.isoformat(), "half": True, "late": False, "out": False, "v": 3},
-        hold={"key": "tm", "since": NOW.isoformat(), "seconds": 60, "v": 3},
+        clock=Clock("8", NOW, half=True, v=3, waiting=True, checked=NOW + timedelta(hours=1)),
+        hold=Hold("tm", NOW, 60, v=3),
         paused=NOW,
-        effects=({"kind": "half", "seat": "8", "holder": "8", "since": NOW.isoformat(), "key": "half:8:x"},),
+        effects=(
+            Effect("half", "8", "half:8:x", NOW, holder="8"),
+            Effect("takeover", "9", "takeover:9:x", NOW, level="hard", not_before=NOW + timedelta(hours=8)),
+        ),
         away={"8": Absence("away", NOW + timedelta(days=2)), "9": Absence("missed")},
         missed={"9": 2},
         everyone_away=NOW,
@@ -81,6 +87,33 @@ def test_unknown_keys_are_kept_as_they_are_and_written_back():
     assert "names" not in meta.extra
 
 
+def test_clocks_holds_and_effects_keep_the_stored_keys_they_always_had():
+    clock = {"seat": "8", "since": NOW.isoformat(), "half": True, "late": False, "out": False, "v": 3}
+    hold = {
+        "key": "tm",
+        "since": NOW.isoformat(),
+        "seconds": 60,
+        "v": 2,
+        "waiting": True,
+        "checked": NOW.isoformat(),
+    }
+    takeover = {"kind": "takeover", "seat": "8", "level": "hard", "since": NOW.isoformat(), "key": "k"}
+    notice = {
+        "kind": "late",
+        "seat": "8",
+        "holder": "8",
+        "since": NOW.isoformat(),
+        "key": "l",
+        "not_before": NOW.isoformat(),
+    }
+    stored = {"clock": clock, "hold": hold, "effects": [takeover, notice]}
+    meta = TableMeta.from_json(stored)
+    assert meta.clock == Clock("8", NOW, half=True, v=3)
+    assert meta.hold == Hold("tm", NOW, 60, v=2, waiting=True, checked=NOW)
+    assert meta.effects[0] == Effect("takeover", "8", "k", NOW, level="hard")
+    assert {k: v for k, v in meta.to_json().items() if k != "v"} == stored
+
+
 def test_a_newer_shape_is_refused():
     with pytest.raises(ValueError, match="shape 3"):
         TableMeta.from_json({"v": SHAPE + 1})
@@ -110,6 +143,19 @@ def test_shape_1_is_upgraded():
     assert meta.only_choice == (OnlyChoice("9", "take 1"),) and meta.unreachable == NOW
     assert meta.holders == {"bot:1": "bot:easy"} and meta.extra == {}
     assert upgrade(new) is new  # the current shape is left alone
+
+
+def test_no_module_but_table_meta_reads_or_writes_the_stored_keys():
+    root = Path(__file__).resolve().parents[1]
+    raw = re.compile(r"\bmeta(\[|\.get\(|\.items\(|\.pop\(|\.setdefault\()|\bmeta=\{")
+    found = [
+        f"{path.relative_to(root)}:{number}: {line.strip()}"
+        for path in sorted([*root.glob("bot/**/*.py"), *root.glob("cogs/**/*.py")])
+        if path.name != "table_meta.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if raw.search(line)
+    ]
+    assert found == []
 
 
 # -- who plays a seat now -----------------------------------------------------------------------
@@ -202,7 +248,7 @@ def to_shape_1(meta: dict) -> dict:
 
 
 async def test_migration_9_rewrites_old_tables_which_then_load_and_play_on(store_url):
-    clock = Clock()
+    clock = HostClock()
     registry = GameRegistry([Pebbles])
     host = TableHost(await open_store(store_url), registry, clock=clock, seeder=lambda: 77)
     await open_game(host, 100, "Pebbles", options="clock=1")
