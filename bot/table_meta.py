@@ -17,8 +17,9 @@ of the stored JSON, like an unset value in Red-DiscordBot's Config):
 
 The stored JSON carries its shape's number (``"v"``, :data:`SHAPE`). Older shapes are upgraded by
 :func:`upgrade` (store migration 9 rewrites every stored row once; :meth:`TableMeta.from_json`
-upgrades an older value it is handed). Keys this version does not know — written by a newer bot,
-or by hand — are kept as they are in ``extra`` and written back, never dropped, so a rollback
+upgrades an older value it is handed; a newer shape is refused, as the store refuses a newer
+schema). Keys this version does not know — written by a newer bot of the same shape, or by hand —
+are kept as they are in ``extra`` and written back, never dropped, so going back to this version
 loses nothing; the code never reads them.
 """
 
