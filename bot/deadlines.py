@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 from bot import absence, clocks, effects, seats
 from bot.engine.core import (
@@ -19,6 +19,7 @@ from bot.engine.core import (
 )
 from bot.store import TableRecord
 from bot.table import turn_of
+from bot.table_meta import TableMeta
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +67,8 @@ def schedule(
     result = game.result()
     prompt = game.prompt() if result is None else None
     meta = clocks.track(record.meta, prompt, acted, now, record.version if version is None else version)
-    if acted is not None and acted in meta.get("timed_out", ()):
-        meta["timed_out"] = [s for s in meta["timed_out"] if s != acted]  # the player is back
+    if acted is not None and acted in meta.timed_out:
+        meta = replace(meta, timed_out=tuple(s for s in meta.timed_out if s != acted))  # the player is back
     meta = effects.lapse(meta, prompt, acted if in_person else None)
     meta, returned = absence.expire(meta, now)
     if acted is not None and in_person and acted != SYSTEM:
@@ -76,18 +77,18 @@ def schedule(
         meta = clocks.restart(meta, seat, now)
     if prompt is None:
         return record.evolve(meta=meta, deadline=None, awaiting=())
-    meta = _everyone_away(record, meta, now)
+    record = record.evolve(meta=_everyone_away(record.evolve(meta=meta), now))
     settings = seats.settings(record)
     moments = [
-        clocks.next_moment(meta, int(settings["clock"])),
-        absence.next_return(meta),
-        effects.next_due(meta, now),
+        clocks.next_moment(record.meta, int(settings["clock"])),
+        absence.next_return(record.meta),
+        effects.next_due(record.meta, now),
     ]
     due = min((m for m in moments if m is not None), default=None)
-    auto = automatic_deciders(record, game, meta, record.version if version is None else version)
+    auto = automatic_deciders(record, game, record.version if version is None else version)
     if auto:
         due = now
-    return record.evolve(meta=meta, deadline=due, awaiting=tuple(awaited(record, prompt, auto)))
+    return record.evolve(deadline=due, awaiting=tuple(awaited(record, prompt, auto)))
 
 
 def awaited(record: TableRecord, prompt: Prompt, auto: Sequence[str] = ()) -> list[str]:
@@ -98,77 +99,49 @@ def awaited(record: TableRecord, prompt: Prompt, auto: Sequence[str] = ()) -> li
     return [h for h in found if not seats.is_bot(h)]
 
 
-def automatic_deciders(record: TableRecord, game: Game, meta: dict[str, Any], version: int) -> list[str]:
-    """Seats the host decides for now: bot-held seats that must or may act, a person whose
-    decision has only one choice (:func:`only_choice`), seats whose player said "don't
-    ask me" for a wait this turn or this game (they pass), and the seats of people the AI
-    stands in for since their clock ran out (``meta["stand_in"]``), which answer waits at once."""
+def automatic_deciders(record: TableRecord, game: Game, version: int) -> list[str]:
+    """Seats the host decides for now: seats an AI or a bot plays (:func:`bot.seats.control`)
+    that must or may act, a person whose decision has only one choice (:func:`only_choice`),
+    seats whose player said "don't ask me" for a wait this turn or this game (they pass), and
+    the seats the AI answers waits for (away, or timed out), which answer waits at once."""
     prompt = game.prompt()
     if prompt is None:
         return []
     found: list[str] = []
     main = prompt.player
-    if main is not None and (
-        seats.is_bot(seats.holder_of(record, main))
-        or ai_plays(record, meta, main)
-        or only_choice(game, main) is not None
-    ):
+    if main is not None and (seats.control(record, main).plays_turns or only_choice(game, main) is not None):
         found.append(main)
-    quiet = meta.get("quiet", {})
-    quiet_game, stand_in = meta.get("quiet_game", ()), meta.get("stand_in", ())
+    meta = record.meta
     turn = turn_of(game)
     for seat in prompt.others:
         if seat == prompt.player:
             continue
-        if seats.is_bot(seats.holder_of(record, seat)):
+        control = seats.control(record, seat)
+        if control.by_bot:
             waited = prompt.player is None  # a timed wait: the bot must answer
-            if waited or meta.get("bots_asked") != version:
+            if waited or meta.bots_asked != version:
                 found.append(seat)
         elif prompt.player is None and (
-            (quiet.get(seat) == turn and turn is not None)
-            or seat in quiet_game
-            or seat in stand_in
-            or absence.is_away(meta, seat)
+            (meta.quiet.get(seat) == turn and turn is not None)
+            or seat in meta.quiet_game
+            or control.answers_waits
         ):
             found.append(seat)
     return found
 
 
-def ai_plays(record: TableRecord, meta: dict[str, Any], seat: str) -> bool:
-    """True if an AI plays ``seat``'s decisions now for its away person (idle=bot), unless every
-    person at the table is away: then the table waits for someone to be back."""
-    return (
-        absence.is_away(meta, seat)
-        and seats.settings(record)["idle"] == "bot"
-        and not everyone_away(record, meta)
-    )
-
-
-def everyone_away(record: TableRecord, meta: dict[str, Any]) -> bool:
-    """True if every seat a person holds has its person away (and there is such a seat): nobody
-    is there to play, so the table waits (see ``bot.absence``)."""
-    people = [seat for seat in record.seats if not seats.is_bot(seats.holder_of(record, seat))]
-    return bool(people) and all(absence.is_away(meta, seat) for seat in people)
-
-
-def _everyone_away(record: TableRecord, meta: dict[str, Any], now: datetime) -> dict[str, Any]:
-    """``meta`` with the table's "everyone is away" state brought up to date: entering it marks
-    since when and adds its notice (said once); leaving it (someone is back) drops both."""
-    since = meta.get(absence.EVERYONE_AWAY)
-    if everyone_away(record, meta):
+def _everyone_away(record: TableRecord, now: datetime) -> TableMeta:
+    """``record.meta`` with the table's "everyone is away" state brought up to date: entering it
+    marks since when and adds its notice (said once); leaving it (someone is back) drops both."""
+    meta = record.meta
+    since = meta.everyone_away
+    if seats.everyone_away(record):
         if since is not None:
             return meta
-        at = now.isoformat()
-        notice = {
-            "kind": absence.EVERYONE_AWAY,
-            "seat": "",
-            "holder": record.host_id,
-            "since": at,
-            "key": effects.key_of(absence.EVERYONE_AWAY, "", at),
-        }
-        return effects.add({**meta, absence.EVERYONE_AWAY: at}, notice)
+        notice = effects.make(absence.EVERYONE_AWAY, "", now, holder=record.host_id)
+        return effects.add(replace(meta, everyone_away=now), notice)
     if since is None:
         return meta
-    meta = {k: v for k, v in meta.items() if k != absence.EVERYONE_AWAY}
-    unsent = {e["key"] for e in effects.pending(meta) if e["kind"] == absence.EVERYONE_AWAY}
+    meta = replace(meta, everyone_away=None)
+    unsent = {e.key for e in effects.pending(meta) if e.kind == absence.EVERYONE_AWAY}
     return effects.without(meta, unsent) if unsent else meta

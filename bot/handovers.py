@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 from bot import absence, clocks, seats
 from bot.engine.core import (
@@ -48,7 +48,7 @@ class HandOvers(HostCore):
                 raise TableError("That is not a seat at this table.")
             old = seats.holder_of(record, seat)
             mine = seats.seat_of(record, user_id)
-            timed_out = seat in record.meta.get("timed_out", [])
+            timed_out = seat in record.meta.timed_out
             if user_id != record.host_id and user_id != old and not (timed_out and mine is not None):
                 raise TableError(
                     f"Only the host (<@{record.host_id}>) or that seat's player can hand it over "
@@ -63,13 +63,11 @@ class HandOvers(HostCore):
             if holder == old:
                 raise TableError("That seat is already played that way.")
             names = seats.names(record)
-            meta = seats.with_holder(record, seat, holder)
+            meta = seats.with_holder(record.meta, seat, holder).without_seat_notes(seat)
             if member is not None and member_name:
-                meta = seats.with_names(meta, {member: member_name})
-            meta["timed_out"] = [s for s in meta.get("timed_out", []) if s != seat]
-            meta["stand_in"] = [s for s in meta.get("stand_in", []) if s != seat]
+                meta = meta.with_names({member: member_name})
             action = {"type": "replace", "seat": seat, "from": old, "to": holder}
-            meta["recent"] = _recent(meta, HOST, action, self._clock(), record.version + 1)
+            meta = replace(meta, recent=_recent(meta, HOST, action, self._clock(), record.version + 1))
             new = record.evolve(meta=meta)
             new_name = seats.name_of(new, seat)
             text = f"{names[seat]}'s seat is now played by {new_name}."
@@ -95,7 +93,7 @@ class HandOvers(HostCore):
                 raise TableError("Only a running game can be paused.")
             if user_id != record.host_id:
                 raise TableError(f"Only the host (<@{record.host_id}>) can pause or resume the game.")
-            if paused == bool(record.meta.get("paused")):
+            if paused == (record.meta.paused is not None):
                 raise TableError("The game is already paused." if paused else "The game is not paused.")
             now = self._clock()
             meta = clocks.pause(record.meta, now) if paused else clocks.resume(record.meta, now)
@@ -114,12 +112,12 @@ class HandOvers(HostCore):
             seat = seats.seat_of(record, user_id)
             if game is None or seat is None:
                 raise TableError("You are not playing at this table.")
-            changes: dict[str, Any]
+            meta = record.meta
             if whole_game:
-                changes = {"quiet_game": sorted({*record.meta.get("quiet_game", []), seat})}
+                meta = replace(meta, quiet_game=tuple(sorted({*meta.quiet_game, seat})))
             else:
-                changes = {"quiet": {**record.meta.get("quiet", {}), seat: turn_of(game)}}
-            new = self.schedule(record.evolve(meta={**record.meta, **changes}), game)
+                meta = replace(meta, quiet={**meta.quiet, seat: turn_of(game)})
+            new = self.schedule(record.evolve(meta=meta), game)
             return await self.save_meta(table, new)
 
     async def back(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
@@ -130,7 +128,7 @@ class HandOvers(HostCore):
             seat = seats.seat_of(table.record, user_id)
             if table.game is None or seat is None:
                 raise TableError("You are not playing at this table.")
-            if not absence.is_away(table.record.meta, seat):
+            if not table.record.meta.is_away(seat):
                 raise TableError("You are not away at this table: your seat is yours.")
             meta = clocks.restart(absence.back(table.record.meta, seat), seat, self._clock())
             return await self.mark(table, meta)
@@ -149,7 +147,7 @@ class HandOvers(HostCore):
                 meta = table.record.meta
                 if until is not None:
                     meta = absence.mark(meta, seat, absence.SAID, until)
-                elif absence.is_away(meta, seat):
+                elif meta.is_away(seat):
                     meta = clocks.restart(absence.back(meta, seat), seat, self._clock())
                 else:
                     continue

@@ -26,6 +26,7 @@ from bot.engine.registry import GameRegistry
 from bot.locks import ChannelLock
 from bot.store import PLAYING, AnyStore, StoreConflict, StoreError, TableRecord
 from bot.table import DEFAULT_CACHE_SIZE, NOT_SAVED, OutOfDate, Table, TableError, turn_of
+from bot.table_meta import TableMeta
 
 log = logging.getLogger(__name__)
 
@@ -196,7 +197,7 @@ class HostCore:
         if record.status == PLAYING and game is not None:
             record = self.schedule(record, game, acted, version=record.version + 1, in_person=in_person)
         elif record.status != PLAYING:  # over: nothing is due any more
-            pending = {e["key"] for e in effects.pending(record.meta)}
+            pending = {e.key for e in effects.pending(record.meta)}
             record = record.evolve(meta=effects.without(record.meta, pending), deadline=None, awaiting=())
         named = names if names is not None else seats.names(record)
         summary = "\n".join(format_text(e.text, named) for e in events if e.public)
@@ -276,16 +277,9 @@ class HostCore:
             record, game, acted, version=version, in_person=in_person, now=self._clock()
         )
 
-    def automatic_deciders(
-        self, record: TableRecord, game: Game, meta: dict[str, Any], version: int
-    ) -> list[str]:
+    def automatic_deciders(self, record: TableRecord, game: Game, version: int) -> list[str]:
         """Seats the host decides for now (see ``bot.deadlines.automatic_deciders``)."""
-        return deadlines.automatic_deciders(record, game, meta, version)
-
-    @staticmethod
-    def ai_plays(record: TableRecord, meta: dict[str, Any], seat: str) -> bool:
-        """True if an AI plays ``seat``'s decisions now for its away person (idle=bot)."""
-        return deadlines.ai_plays(record, meta, seat)
+        return deadlines.automatic_deciders(record, game, version)
 
     # -- queries ------------------------------------------------------------------------------
 
@@ -368,18 +362,18 @@ class HostCore:
 
     # -- bookkeeping and deadlines --------------------------------------------------------------
 
-    async def note(self, table: Table, changes: dict[str, Any]) -> None:
-        """Merge ``changes`` into the table's bookkeeping if it has not moved on (best effort)."""
+    async def note(self, table: Table, change: Callable[[TableMeta], TableMeta]) -> None:
+        """Apply ``change`` to the table's bookkeeping if it has not moved on (best effort)."""
         async with self.lock(table.record.channel_id):
             current = await self.load(table.record.channel_id)
             if current is None or current.record.id != table.record.id or current.game is None:
                 return
             try:
-                await self.mark(current, {**current.record.meta, **changes})
+                await self.mark(current, change(current.record.meta))
             except (TableError, StoreConflict) as exc:
                 log.info("table #%s: bookkeeping not saved: %s", table.record.id, exc)
 
-    async def mark(self, table: Table, meta: dict[str, Any]) -> Table:
+    async def mark(self, table: Table, meta: TableMeta) -> Table:
         """Save new bookkeeping for ``table`` (the caller holds its lock), rescheduled."""
         assert table.game is not None
         new = self.schedule(table.record.evolve(meta=meta), table.game)

@@ -18,6 +18,7 @@ from bot.engine.core import (
 from bot.host_core import HostCore
 from bot.store import ABANDONED, LOBBY, PLAYING, StoreConflict, StoreError, writes
 from bot.table import NOT_SAVED, Outcome, Table, TableError
+from bot.table_meta import TableMeta
 
 log = logging.getLogger(__name__)
 
@@ -78,9 +79,8 @@ class Lobby(HostCore):
                     seed=self._seeder(),
                     now=self._clock(),
                     seats=tuple(seat_ids),
-                    meta=seats.with_names(
-                        {"settings": table_settings, "holders": holders},
-                        {p: n for p, n in (names or {}).items() if p in people},
+                    meta=TableMeta(settings=table_settings, holders=holders).with_names(
+                        {p: n for p, n in (names or {}).items() if p in people}
                     ),
                 )
             except StoreConflict as exc:
@@ -116,7 +116,7 @@ class Lobby(HostCore):
                 raise TableError(
                     f"The table is full ({game_cls.max_players} of {game_cls.max_players} seats)."
                 )
-            meta = seats.with_names(record.meta, {user_id: name} if name else {})
+            meta = record.meta.with_names({user_id: name} if name else {})
             new = record.evolve(seats=(*record.seats, user_id), meta=meta)
             return await self._save(table, new, None, actor=user_id, action={"type": "join"})
 
@@ -163,8 +163,9 @@ class Lobby(HostCore):
             except IllegalAction as exc:
                 raise TableError(str(exc)) from None
             seat = seats.next_bot_seat(record)
-            holders = {**record.meta.get("holders", {}), seat: holder}
-            new = record.evolve(seats=(*record.seats, seat), meta={**record.meta, "holders": holders})
+            new = record.evolve(
+                seats=(*record.seats, seat), meta=seats.with_holder(record.meta, seat, holder)
+            )
             return await self._save(
                 table, new, None, actor=user_id, action={"type": "addbot", "level": chosen}
             )
@@ -181,10 +182,8 @@ class Lobby(HostCore):
             if not bots:
                 raise TableError("There is no bot at this table.")
             seat = bots[-1]
-            holders = {k: v for k, v in record.meta.get("holders", {}).items() if k != seat}
-            new = record.evolve(
-                seats=tuple(s for s in record.seats if s != seat), meta={**record.meta, "holders": holders}
-            )
+            meta = seats.with_holder(record.meta, seat, seat)
+            new = record.evolve(seats=tuple(s for s in record.seats if s != seat), meta=meta)
             return await self._save(table, new, None, actor=user_id, action={"type": "removebot"})
 
     async def start(self, channel_id: int, user_id: str, table_id: int | None = None) -> Outcome:

@@ -4,9 +4,8 @@ were typed, and what an applied action did."""
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from bot import metrics, seats
 from bot.deadlines import ONLY_CHOICE
@@ -21,6 +20,7 @@ from bot.engine.core import (
 from bot.host_core import HostCore
 from bot.store import FINISHED, PLAYING, TableRecord
 from bot.table import ChangedSince, Outcome, OutOfDate, Table, TableError, decider_of, turn_of
+from bot.table_meta import Decision, OnlyChoice, TableMeta
 
 log = logging.getLogger(__name__)
 
@@ -29,11 +29,11 @@ TYPED_REPEAT_SECONDS = 10
 
 RECENT_KEPT = 12
 RECENT_FOR = timedelta(minutes=15)
-"""The latest decisions are kept in ``meta["recent"]`` as ``[who, action, at, version, snowflake]``
-(``who``: the user who acted, or ``"host"``; ``at``: the host's time; ``version``: the table's
-version it made; ``snowflake``: the id of the Discord interaction that made it, None for the
-host's own), at most this many and this old, to judge a typed move against the table its author
-saw (an interaction's token lives 15 minutes)."""
+"""The latest decisions are kept in ``meta.recent`` (:class:`~bot.table_meta.Decision`: who
+acted, the user or ``"host"``; the action; the host's time; the table's version it made; the id of
+the Discord interaction that made it, None for the host's own), at most this many and this old,
+to judge a typed move against the table its author saw (an interaction's token lives 15
+minutes)."""
 HOST = "host"
 
 
@@ -48,30 +48,28 @@ class Typed:
 
 
 def _recent(
-    meta: dict[str, Any],
+    meta: TableMeta,
     who: str,
     action: Action,
     now: datetime,
     version: int,
     snowflake: int | None = None,
-) -> list[list[Any]]:
-    """``meta["recent"]`` with one more decision (see :data:`RECENT_FOR`)."""
-    kept = [e for e in meta.get("recent", []) if now - datetime.fromisoformat(e[2]) <= RECENT_FOR]
-    return [*kept[-(RECENT_KEPT - 1) :], [who, action, now.isoformat(), version, snowflake]]
+) -> tuple[Decision, ...]:
+    """``meta.recent`` with one more decision (see :data:`RECENT_FOR`)."""
+    kept = [e for e in meta.recent if now - e.at <= RECENT_FOR]
+    return (*kept[-(RECENT_KEPT - 1) :], Decision(who, action, now, version, snowflake))
 
 
-def came_after(entry: list[Any], typed: Typed) -> bool:
-    """True if the decision ``entry`` of ``meta["recent"]`` was made after the move ``typed`` was
+def came_after(entry: Decision, typed: Typed) -> bool:
+    """True if the decision ``entry`` of ``meta.recent`` was made after the move ``typed`` was
     typed: it was applied after the move reached the bot, or its interaction was created after the
     move's (Discord's clock on both sides: no skew, no tie). A decision of the host's own made
     before the move reached the bot has only the host's clock to compare."""
-    version = entry[3] if len(entry) > 3 else None
-    snowflake = entry[4] if len(entry) > 4 else None
-    if version is not None and version > typed.version:
+    if entry.version is not None and entry.version > typed.version:
         return True
-    if snowflake is not None:
-        return bool(snowflake > typed.snowflake)
-    return datetime.fromisoformat(entry[2]) > discord_time(typed.snowflake)
+    if entry.snowflake is not None:
+        return entry.snowflake > typed.snowflake
+    return entry.at > discord_time(typed.snowflake)
 
 
 def discord_time(snowflake: int) -> datetime:
@@ -181,12 +179,14 @@ class Play(HostCore):
         except IllegalAction as exc:
             raise TableError(format_text(str(exc), seats.names(record))) from None
         result = game.result()
-        meta = {k: v for k, v in record.meta.items() if k != "only_choice"}
-        if by == ONLY_CHOICE:  # said on the turn message until the next decision
-            meta["only_choice"] = [*record.meta.get("only_choice", []), [seat, said]]
-        meta["recent"] = _recent(record.meta, who, chosen, self._clock(), record.version + 1, snowflake)
-        if who != HOST and seat in meta.get("stand_in", ()):  # the player is back
-            meta["stand_in"] = [s for s in meta["stand_in"] if s != seat]
+        said_now = (*record.meta.only_choice, OnlyChoice(seat, said)) if by == ONLY_CHOICE else ()
+        meta = replace(  # an only choice is said on the turn message until the next decision
+            record.meta,
+            only_choice=said_now,
+            recent=_recent(record.meta, who, chosen, self._clock(), record.version + 1, snowflake),
+        )
+        if who != HOST and seat in meta.stand_in:  # the player is back
+            meta = replace(meta, stand_in=tuple(s for s in meta.stand_in if s != seat))
         new = record.evolve(
             status=FINISHED if result is not None else PLAYING, state=game.to_json(), meta=meta
         )
@@ -232,11 +232,10 @@ class Play(HostCore):
         """Refuse a typed move if the table changed after it was typed (see :func:`came_after`)
         by anything but the user's own decisions (ChangedSince), or if it repeats one of the
         user's own moves since (TableError): never applied twice, whatever the clocks say."""
-        recent = record.meta.get("recent", [])
-        later = [e for e in recent if came_after(e, typed)]
-        if any(e[0] != user_id for e in later) or len(later) >= RECENT_KEPT:
+        later = [e for e in record.meta.recent if came_after(e, typed)]
+        if any(e.who != user_id for e in later) or len(later) >= RECENT_KEPT:
             raise ChangedSince()
-        own = {e[3] for e in later if len(e) > 3}
+        own = {e.version for e in later}
         if any(v not in own for v in range(typed.version + 1, record.version + 1)):
             raise ChangedSince()  # a change since it reached the bot that is not one of the user's
         if not later:
@@ -245,7 +244,7 @@ class Play(HostCore):
             chosen = game.parse(seat, action) if isinstance(action, str) else action
         except IllegalAction:
             return  # not legal now: applying it says why
-        if any(e[1] == chosen for e in later):
+        if any(e.action == chosen for e in later):
             raise TableError(
                 f"You just played '{shorten(game.notation(chosen))}' (a click and a typed move came "
                 "together); I did not play it a second time."

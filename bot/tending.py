@@ -9,7 +9,7 @@ import logging
 import time
 import zlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -17,6 +17,7 @@ from bot import absence, clocks, effects, seats
 from bot.ai import LEVELS, TurnLedger
 from bot.engine.core import SYSTEM, TIMEOUT, Action
 from bot.store import PLAYING
+from bot.table_meta import Clock, Effect
 from bot.tables import ONLY_CHOICE, Outcome, OutOfDate, Table, TableError, TableHost, only_choice
 from bot.thinking import Thinker
 
@@ -128,7 +129,7 @@ class Tender:
                 return []
             run.waiting_since(table, self.host.now())
             for effect in effects.due(table.record.meta, self.host.now()):
-                if effect["kind"] in (*effects.NOTICES, AWAY, UNSHOWN, absence.EVERYONE_AWAY):
+                if effect.kind in (*effects.NOTICES, AWAY, UNSHOWN, absence.EVERYONE_AWAY):
                     run.results.append(self._notice(table, effect))
             if timeout_version is not None:
                 try:
@@ -140,7 +141,7 @@ class Tender:
                 else:
                     await run.played(timed_out)
             for effect in effects.pending(table.record.meta):
-                if effect["kind"] == effects.TAKEOVER:
+                if effect.kind == effects.TAKEOVER:
                     await self._take_over(channel_id, table_id, effect, run)
             await self._play_automatic(channel_id, table_id, run)
         except Exception as exc:
@@ -180,11 +181,10 @@ class Tender:
             unseen = await self._unseen(record, kinds)
             if unseen:  # nobody was told: these wait until the table's message is posted
                 meta = clocks.wait_for_message(meta, unseen, now)
-                timer = meta["hold" if clocks.HOLD in unseen else "clock"]
-                seat = timer.get("seat", "")
-                key = effects.key_of(UNSHOWN, seat, timer["since"])
-                notice = {"kind": UNSHOWN, "seat": seat, "holder": record.host_id, "since": timer["since"]}
-                meta = effects.add(meta, {**notice, "key": key})
+                timer = clocks.timer_of(meta, clocks.HOLD if clocks.HOLD in unseen else clocks.OUT)
+                assert timer is not None
+                seat = timer.seat if isinstance(timer, Clock) else ""
+                meta = effects.add(meta, effects.make(UNSHOWN, seat, timer.since, holder=record.host_id))
                 kinds = [k for k in kinds if k not in unseen]
                 log.warning(
                     "table #%s: its turn message is not posted (version %s, shown %s): its clocks wait",
@@ -196,30 +196,28 @@ class Tender:
                 if kind == clocks.HOLD:
                     timeout_version = record.version
                     continue
-                clock = meta["clock"]
-                seat, since = clock["seat"], clock["since"]
+                clock = meta.clock
+                assert clock is not None
+                seat, since = clock.seat, clock.since
                 holder = seats.holder_of(record, seat)
                 meta = clocks.mark(meta, kind)
-                if seats.is_bot(holder) or absence.is_away(meta, seat):
+                if seats.is_bot(holder) or meta.is_away(seat):
                     continue
                 if kind != clocks.OUT and clocks.OUT in kinds:
                     continue  # a reminder that comes together with the end of the clock is moot
                 if kind == clocks.OUT and settings["idle"] == "bot":
-                    effect = {"kind": effects.TAKEOVER, "seat": seat, "level": settings["level"]}
+                    effect = effects.make(effects.TAKEOVER, seat, since, level=str(settings["level"]))
                     # and the AI answers the seat's waits until they are back
-                    meta = {**meta, "stand_in": sorted({*meta.get("stand_in", []), seat})}
+                    meta = replace(meta, stand_in=tuple(sorted({*meta.stand_in, seat})))
                     meta, count = absence.missed(meta, seat)
                     if 0 < int(settings["away_after"]) <= count:  # away now: the AI plays on, quietly
                         meta = absence.mark(meta, seat, absence.MISSED)
-                        key = effects.key_of(AWAY, seat, since)
-                        away = {"kind": AWAY, "seat": seat, "holder": holder, "since": since, "key": key}
-                        meta = effects.add(meta, away)
+                        meta = effects.add(meta, effects.make(AWAY, seat, since, holder=holder))
                 else:
                     if kind == clocks.OUT:
-                        meta = {**meta, "timed_out": sorted({*meta.get("timed_out", []), seat})}
-                    effect = {"kind": kind, "seat": seat, "holder": holder}
-                key = effects.key_of(effect["kind"], seat, since)
-                meta = effects.add(meta, {**effect, "since": since, "key": key})
+                        meta = replace(meta, timed_out=tuple(sorted({*meta.timed_out, seat})))
+                    effect = effects.make(kind, seat, since, holder=holder)
+                meta = effects.add(meta, effect)
             returning = absence.next_return(meta)
             if meta is not record.meta or (returning is not None and returning <= self.host.now()):
                 table = await self.host.mark(table, meta)  # rescheduled: whoever's day came is back
@@ -251,10 +249,10 @@ class Tender:
         returning = absence.next_return(record.meta)
         return returning is None or returning > now
 
-    def _notice(self, table: Table, effect: dict[str, Any]) -> Notice:
+    def _notice(self, table: Table, effect: Effect) -> Notice:
         hours = int(seats.settings(table.record)["clock"])
-        end = datetime.fromisoformat(effect["since"]) + timedelta(hours=hours) if hours > 0 else None
-        return Notice(table, effect["kind"], effect["seat"], effect["holder"], end, effect["key"])
+        end = effect.since + timedelta(hours=hours) if hours > 0 else None
+        return Notice(table, effect.kind, effect.seat, effect.holder, end, effect.key)
 
     async def _choose(self, run: _Run, table: Table, seat: str, level: str) -> Action | None:
         """The AI's choice for ``seat``, within what is left of its turn budget (a single legal
@@ -303,11 +301,11 @@ class Tender:
     def _seed(self, table: Table, seat: str) -> int:
         return zlib.crc32(f"{table.record.seed}:{table.record.version}:{seat}".encode())
 
-    async def _take_over(self, channel_id: int, table_id: int, effect: dict[str, Any], run: _Run) -> None:
+    async def _take_over(self, channel_id: int, table_id: int, effect: Effect, run: _Run) -> None:
         """An AI plays the rest of the turn of a seat whose clock ran out (idle=bot), one
         versioned action at a time, while the take-over is due (it lapses with the move that
         ends the seat's turn, see ``bot.effects``); what it plays goes into ``run``."""
-        seat, level = effect["seat"], effect["level"]
+        seat, level = effect.seat, effect.level
         first = True
         for _ in range(MAX_AUTOMATIC_STEPS):
             if self.host.closing:
@@ -321,7 +319,7 @@ class Tender:
                 break
             action = await self._choose(run, table, seat, level)
             if action is None:  # the AI declines the seat's decision: the take-over is over
-                await self.host.complete_effects(channel_id, table_id, {effect["key"]})
+                await self.host.complete_effects(channel_id, table_id, {effect.key})
                 break
             name = table.names()[seat]
             note = f"⏰ {name} ran out of time: an AI ({level}) plays this turn for them."
@@ -355,25 +353,21 @@ class Tender:
             record, game = table.record, table.game
             if record.status != PLAYING:
                 break
-            auto = self.host.automatic_deciders(record, game, record.meta, record.version)
+            auto = self.host.automatic_deciders(record, game, record.version)
             if not auto:
                 break
             seat = auto[0]
-            holder = seats.holder_of(record, seat)
+            control = seats.control(record, seat)
             prompt = game.prompt()  # not None: someone is due to decide
             by: str | None = None
-            if seats.is_bot(holder):
-                action = await self._choose(run, table, seat, seats.level_of(holder))
-            elif (
-                prompt is not None
-                and seat != prompt.player
-                and (seat in record.meta.get("stand_in", ()) or absence.is_away(record.meta, seat))
-            ):
+            if control.by_bot:
+                action = await self._choose(run, table, seat, seats.level_of(control.holder))
+            elif prompt is not None and seat != prompt.player and control.answers_waits:
                 # The AI standing in lets the chance go: an interrupt would leave its follow-up
                 # decisions waiting for the absent player.
                 action = PASS if PASS in game.legal_actions(seat) else None
                 by = seats.bot_holder(seats.settings(record)["level"])
-            elif self.host.ai_plays(record, record.meta, seat):  # its person is away
+            elif control.plays_turns:  # its person is away
                 level = seats.settings(record)["level"]
                 action = await self._choose(run, table, seat, level)
                 by = seats.bot_holder(level)
@@ -385,7 +379,7 @@ class Tender:
                 async with self.host.lock(channel_id):
                     current = await self.host.load(channel_id)
                     if current is not None and current.record.version == record.version:
-                        await self.host.mark(current, {**current.record.meta, "bots_asked": record.version})
+                        await self.host.mark(current, replace(current.record.meta, bots_asked=record.version))
                 continue
             try:
                 outcome = await self.host.play_for(channel_id, table_id, record.version, seat, action, by=by)

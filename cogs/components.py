@@ -437,7 +437,7 @@ def turn_view(
         if prompt.player is None and prompt.timeout:  # a timed wait for the others' answers
             view.add_item(TableButton("quiet", record.id))
             view.add_item(TableButton("quiet-game", record.id))
-    if record.meta.get("away"):
+    if record.meta.away:
         view.add_item(TableButton("back", record.id))
     path = step.path if step is not None and (split or not prompt.private) else ()
     view.add_item(HelpButton(PUBLIC, record.id, record.version, path))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from functools import partial
 from typing import TYPE_CHECKING
@@ -170,12 +170,12 @@ class Scheduler:
 
     async def _tend(self, channel_id: int, table_id: int) -> None:
         table = await self.host.load(channel_id, check=False)
-        if table is not None and table.record.meta.get("unreachable"):
+        if table is not None and table.record.meta.unreachable is not None:
             table = await self.host.load(channel_id)  # as stored: another process may have cleared it
-        if table is not None and table.record.id == table_id and table.record.meta.get("unreachable"):
+        if table is not None and table.record.id == table_id and table.record.meta.unreachable is not None:
             await self.bot.ui.turns.repair(table)  # raises again while the channel is still lost
             log.info("table #%s: its channel can be reached again", table_id)
-            await self.host.note(table, {"unreachable": None})
+            await self.host.note(table, lambda meta: replace(meta, unreachable=None))
         try:
             results = await self.bot.tender.tend(channel_id, table_id, progress=self.present)
         except TendingFailed as failed:
@@ -251,7 +251,7 @@ class Scheduler:
         table = await self.host.load(channel_id)
         if table is None or table.record.id != table_id:
             return
-        if table.record.meta.get("unreachable"):
+        if table.record.meta.unreachable is not None:
             log.info("table #%s: its channel still cannot be reached (%s)", table_id, exc.status)
             return
         log.warning(
@@ -261,7 +261,8 @@ class Scheduler:
             exc.text,
             UNREACHABLE_RETRY,
         )
-        await self.host.note(table, {"unreachable": {"since": self.host.now().isoformat()}})
+        since = self.host.now()
+        await self.host.note(table, lambda meta: replace(meta, unreachable=since))
         text = (
             f"I can no longer post in <#{channel_id}>, where your **{table.record.game}** table "
             f"#{table.record.id} is played (the channel was deleted, or I lost a permission there). "
@@ -313,7 +314,7 @@ class Scheduler:
         game = f"**{table.record.game}** table #{table.record.id}"
         channel = self.bot.get_partial_messageable(table.record.channel_id)
         if notice.kind == AWAY:
-            alone = bool(table.record.meta.get(absence.EVERYONE_AWAY))  # nobody left: the table waits
+            alone = table.record.meta.everyone_away is not None  # nobody left: the table waits
             seat = "the table waits" if alone else "an AI plays their seat"
             text = (
                 f"💤 {name} missed their turns at the {game}: {seat} until they are "

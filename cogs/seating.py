@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
 from bot import clocks, seats
 from bot.engine.core import format_text
 from bot.store import FINISHED
+from bot.table_meta import TableMeta
 from bot.tables import Outcome, Table, TableError
 from cogs import components as comp
 from cogs import cooldowns
@@ -35,9 +37,9 @@ class SeatsUI:
         """The bot's table host."""
         return self.bot.host
 
-    async def remember(self, table: Table, changes: dict[str, Any]) -> None:
+    async def remember(self, table: Table, change: Callable[[TableMeta], TableMeta]) -> None:
         """Keep a note in the table's bookkeeping (best effort)."""
-        await self.host.note(table, changes)
+        await self.host.note(table, change)
 
     # -- hand-overs ---------------------------------------------------------------------------
 
@@ -196,10 +198,10 @@ class SeatsUI:
             end = clocks.clock_end(table.record.meta, hours)
             when = (
                 f" · time runs out {timestamp(end)}"
-                if end is not None and not table.record.meta.get("paused")
+                if end is not None and not table.record.meta.paused is not None
                 else ""
             )
-            paused = " · ⏸ paused" if table.record.meta.get("paused") else ""
+            paused = " · ⏸ paused" if table.record.meta.paused is not None else ""
             lines.append(
                 f"• **{table.record.game}** table #{table.record.id} in <#{table.record.channel_id}>"
                 f"{when}{paused} — {jump_link(table)}"
@@ -264,7 +266,7 @@ class SeatsUI:
                 options_text=options,
                 seated=people,
                 bots=bots,
-                names={**record.meta.get("names", {}), user: interaction.user.display_name},
+                names={**record.meta.names, user: interaction.user.display_name},
             )
         except TableError as exc:
             await reply(interaction, str(exc))

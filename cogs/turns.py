@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import io
 import logging
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import absence, clocks, metrics, seats
+from bot import clocks, metrics, seats
 from bot.engine.core import Game, Prompt, format_text, player_ref
 from bot.store import FINISHED, LOBBY
 from bot.tables import Outcome, Table
@@ -99,7 +100,7 @@ class TurnMessages:
         names = table.names()
         number = turn_number if turn_number is not None else view.get("turn")
         turn = f" · turn {number}" if number is not None else ""
-        paused = " · ⏸ paused" if record.meta.get("paused") else ""
+        paused = " · ⏸ paused" if record.meta.paused is not None else ""
         players = " · ".join(
             f"{p.get('colour', '?')} {names.get(p['id'], p['id'])}"
             for p in view.get("players", [])
@@ -128,25 +129,25 @@ class TurnMessages:
         colours = labels.colour_names(table.public_view())
         return [
             f"⏩ Only one choice: {format_text(said, colours)} (played for {names.get(seat, seat)})."
-            for seat, said in table.record.meta.get("only_choice", [])
+            for seat, said in ((o.seat, o.said) for o in table.record.meta.only_choice)
         ]
 
     def _away_lines(self, table: Table) -> list[str]:
         """Who is away, and what happens to their seat meanwhile (when everyone is, one line: the
         table waits)."""
         names = table.names()
-        if table.record.meta.get(absence.EVERYONE_AWAY):
+        if table.record.meta.everyone_away is not None:
             return [EVERYONE_AWAY_LINE]
         wait = seats.settings(table.record)["idle"] == "wait"
         does = "their clock stands still" if wait else "an AI plays for them"
         return [
             f"💤 {names.get(seat, seat)} is away: {does} (**I'm back** to play again)."
-            for seat in table.record.meta.get("away", {})
+            for seat in table.record.meta.away
         ]
 
     def _deadline_line(self, table: Table, prompt: Prompt) -> str:
         record = table.record
-        if record.meta.get("paused"):
+        if record.meta.paused is not None:
             return "⏸ The table is paused: no clock runs."
         parts = []
         end = clocks.clock_end(record.meta, int(seats.settings(record)["clock"]))
@@ -154,11 +155,10 @@ class TurnMessages:
             end is not None
             and prompt.player is not None
             and not seats.is_bot(table.holder_of(prompt.player))
-            and not absence.is_away(record.meta, prompt.player)  # their clock stands still
+            and not record.meta.is_away(prompt.player)  # their clock stands still
         ):
             parts.append(f"⏰ Time to decide runs out {timestamp(end)}.")
-        hold = record.meta.get("hold")
-        if hold is not None:
+        if record.meta.hold is not None:
             moments = clocks.moments(record.meta, 0)
             if clocks.HOLD in moments:
                 parts.append(f"⏳ The wait ends {timestamp(moments[clocks.HOLD])}.")
@@ -230,7 +230,7 @@ class TurnMessages:
         prompt = game.prompt()
         if prompt is None:
             return []
-        away = table.record.meta.get("away", {})
+        away = table.record.meta.away
         if prompt.player is not None:
             holder = table.holder_of(prompt.player)
             return [] if seats.is_bot(holder) or prompt.player in away else [holder]
@@ -273,9 +273,10 @@ class TurnMessages:
         if prompt is None or prompt.player is not None or not pings:
             return pings
         turn = game.turn_marker()[0]
-        if table.record.meta.get("wait_pinged") == turn:
+        if table.record.meta.wait_pinged == turn:
             return []
-        await self.bot.ui.seats.remember(table, {"wait_pinged": turn})
+        pinged = turn if isinstance(turn, int) else None
+        await self.bot.ui.seats.remember(table, lambda meta: replace(meta, wait_pinged=pinged))
         return pings
 
     async def edit_table_message(self, table: Table, **changes: Any) -> bool:
@@ -363,8 +364,7 @@ class TurnMessages:
             return True
         record = outcome.table.record
         return not all(
-            seats.is_bot(seats.holder_of(record, seat)) or self.host.ai_plays(record, record.meta, seat)
-            for seat in (outcome.decider_before, outcome.decider)
+            seats.control(record, seat).plays_turns for seat in (outcome.decider_before, outcome.decider)
         )
 
     async def repair(self, table: Table) -> None:

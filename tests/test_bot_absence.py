@@ -50,7 +50,7 @@ async def test_after_two_missed_turns_the_ai_plays_on_quietly_until_im_back(worl
     assert pings_missed == 6 and dms_missed == 5  # per turn: its message, two reminders (+ DMs); then 💤
     assert "an AI plays your seat until you are back" in dms(w.alice)[-1]
     table = await bot.host.current(w.channel.id)
-    assert str(w.alice.id) in table.record.meta["away"]
+    assert str(w.alice.id) in table.record.meta.away
 
     for _ in range(6):  # six more turns: the AI answers for her at once, nobody pings her
         await play_bobs_turn(w)
@@ -64,7 +64,7 @@ async def test_after_two_missed_turns_the_ai_plays_on_quietly_until_im_back(worl
     assert "Welcome back" in r.response.content
     await play_bobs_turn(w)  # now alice is awaited again, and pinged for it
     table = await bot.host.current(w.channel.id)
-    assert table.game.prompt().player == str(w.alice.id) and "away" not in table.record.meta
+    assert table.game.prompt().player == str(w.alice.id) and not table.record.meta.away
     assert pings_to(pings, w.alice) == pings_missed + 1
 
 
@@ -79,7 +79,7 @@ async def test_a_table_where_everyone_is_away_waits_until_someone_is_back(world,
     await advance(w.env, 4 * HOUR + 60, step=1800)  # a, b, a (away), b (away): four turns timed out
     table = await bot.host.current(w.channel.id)
     assert table is not None and table.record.status == "playing"
-    assert set(table.record.meta["away"]) == {str(w.alice.id), str(w.bob.id)}
+    assert set(table.record.meta.away) == {str(w.alice.id), str(w.bob.id)}
     assert table.game.to_json()["pile"] == 36 and table.game.prompt().player == str(w.alice.id)
     assert table.record.deadline is None  # no clock runs: nothing is due
     said = [m.content for m in w.channel.history() if m.content.startswith("💤 Everyone at the")]
@@ -97,7 +97,7 @@ async def test_a_table_where_everyone_is_away_waits_until_someone_is_back(world,
     r = await w.alice.click(w.channel.last_message, label="I'm back")  # someone is back
     assert "Welcome back" in r.response.content
     table = await bot.host.current(w.channel.id)
-    assert "everyone_away" not in table.record.meta and table.record.deadline is not None
+    assert table.record.meta.everyone_away is None and table.record.deadline is not None
     await w.alice.click(w.channel.last_message, label="take 1")  # bob is still away: the AI plays him
     table = await bot.host.current(w.channel.id)
     assert table.game.to_json()["pile"] == 34 and table.game.prompt().player == str(w.alice.id)
@@ -115,7 +115,7 @@ async def test_game_away_stops_the_clock_under_idle_wait_and_game_back_restarts_
     await advance(w.env, 20 * HOUR, step=1800)
     assert pings_to(pings, w.alice) == 1  # only the turn message before she left
     table = await w.env.bot.host.current(w.channel.id)
-    assert "timed_out" not in table.record.meta  # her clock stood still
+    assert not table.record.meta.timed_out  # her clock stood still
     r = await w.alice.slash(w.channel, "game back")
     assert "Welcome back" in r.response.content
     await advance(w.env, HOUR + 60, step=1800)  # half of a fresh clock: reminded again
@@ -145,7 +145,7 @@ async def test_away_ends_by_itself_on_its_day(world):
     await advance(w.env, 25 * 3600, step=3 * 3600)  # past her day: she is back
     await play_bobs_turn(w)
     table = await w.env.bot.host.current(w.channel.id)
-    assert "away" not in table.record.meta and table.game.prompt().player == str(w.alice.id)
+    assert not table.record.meta.away and table.game.prompt().player == str(w.alice.id)
     assert f"▶ {w.alice.mention}" in w.channel.last_message.content
 
 

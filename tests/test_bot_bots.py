@@ -83,7 +83,7 @@ async def test_add_bot_and_remove_bot_by_button_and_command_host_only_until_full
     assert "3. Bot 3 (hard)" in lobby.content  # the lobby message follows
     table = await live(simcord_bot, w)
     assert table.record.seats == (str(w.alice.id), "bot:1", "bot:2")
-    assert table.record.meta["holders"] == {"bot:1": "bot:easy", "bot:2": "bot:hard"}
+    assert table.record.meta.holders == {"bot:1": "bot:easy", "bot:2": "bot:hard"}
 
     # only the host may seat or remove bots
     for denied in (

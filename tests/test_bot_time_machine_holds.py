@@ -48,7 +48,7 @@ async def test_dont_ask_me_again_this_game_passes_every_later_hold(world, simcor
     await driver.choose("move Grunt S2")
     assert len(pings_of(w, w.bob)) == pinged  # nor mentioned
     table = await live(simcord_bot, w)
-    assert table.game.prompt().player == str(w.alice.id) and "hold" not in table.record.meta
+    assert table.game.prompt().player == str(w.alice.id) and table.record.meta.hold is None
     log = await simcord_bot.host.store.log(table.record.id)
     assert log[-1].actor == str(w.bob.id) and log[-1].action["type"] == "pass"
 
@@ -59,7 +59,7 @@ async def test_a_seat_handed_to_an_ai_answers_a_hold_at_once(world, simcord_bot,
     await w.alice.slash(w.channel, "game replace", player=str(w.bob.id))
     await driver.choose("move Grunt S2")
     table = await live(simcord_bot, w)
-    assert "hold" not in table.record.meta and table.game.prompt().player == str(w.alice.id)
+    assert table.record.meta.hold is None and table.game.prompt().player == str(w.alice.id)
 
 
 async def test_a_seat_whose_clock_ran_out_under_idle_bot_answers_holds_at_once_until_its_player_is_back(
@@ -71,7 +71,7 @@ async def test_a_seat_whose_clock_ran_out_under_idle_bot_answers_holds_at_once_u
     )
     await advance(w.env, HOUR + 120, step=600)  # bob's clock runs out: an AI plays his turn
     table = await live(simcord_bot, w)
-    assert table.record.meta.get("stand_in") == [str(w.bob.id)]
+    assert table.record.meta.stand_in == (str(w.bob.id),)
     turn = table.game.turn_marker()[0]
     await next_turn_position(w, simcord_bot, turn)
     assert (await live_game(simcord_bot, w)).prompt().player == str(w.alice.id)
@@ -79,7 +79,7 @@ async def test_a_seat_whose_clock_ran_out_under_idle_bot_answers_holds_at_once_u
     r = await w.alice.slash(w.channel, "argo move", action="Grunt S2")
     assert "Done" in r.response.content and len(pings_of(w, w.bob)) == pinged
     table = await live(simcord_bot, w)
-    assert "hold" not in table.record.meta and table.game.prompt().player == str(w.alice.id)
+    assert table.record.meta.hold is None and table.game.prompt().player == str(w.alice.id)
     log = await simcord_bot.host.store.log(table.record.id)
     answer = log[-1]
     assert answer.actor == str(w.bob.id) and answer.action == {"type": "pass", "by": "bot:normal"}
@@ -90,4 +90,4 @@ async def test_a_seat_whose_clock_ran_out_under_idle_bot_answers_holds_at_once_u
     assert table.game.prompt().player == str(w.bob.id)
     first = table.game.notation(table.game.legal_actions(str(w.bob.id))[0])
     await w.bob.slash(w.channel, "game play", action=first)
-    assert (await live(simcord_bot, w)).record.meta.get("stand_in") == []
+    assert (await live(simcord_bot, w)).record.meta.stand_in == ()

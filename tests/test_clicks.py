@@ -82,7 +82,7 @@ async def test_single_choice_decisions_never_wait_for_a_click_and_are_said(world
         fresh = [e for e in played if e.seq not in seen]
         seen.update(e.seq for e in played)
         text = driver.message(table.record.message_id).content
-        if fresh and table.record.meta.get("only_choice"):
+        if fresh and table.record.meta.only_choice:
             lines = [line for line in text.splitlines() if line.startswith("⏩ Only one choice: ")]
             assert lines and all("(played for <@" in line for line in lines), text
             assert not any("`" in line for line in lines), lines  # in words, not notation

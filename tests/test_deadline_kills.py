@@ -68,9 +68,9 @@ async def snapshot(url: str) -> dict[int, dict]:
                 "status": record.status,
                 "state": record.state,
                 "deadline": record.deadline,
-                "effects": record.meta.get("effects", []),
-                "timed_out": record.meta.get("timed_out", []),
-                "everyone_away": record.meta.get("everyone_away"),
+                "effects": list(record.meta.effects),
+                "timed_out": list(record.meta.timed_out),
+                "everyone_away": record.meta.everyone_away,
                 "log": [(e.actor, json.dumps(e.action, sort_keys=True)) for e in log],
             }
         return found
@@ -174,7 +174,7 @@ async def test_a_graceful_shutdown_during_a_takeover_leaves_it_to_the_next_start
 
     store = await open_store(url)
     record = await store.get_table(1)
-    assert "takeover" in [e["kind"] for e in record.meta["effects"]] and record.deadline <= late
+    assert "takeover" in [e.kind for e in record.meta.effects] and record.deadline <= late
     host = TableHost(store, GameRegistry([Pebbles]), clock=lambda: late)
     results = await Tender(host, Thinker(workers=0, budget_s=0.05)).tend(1000, 1)
     await host.close()
@@ -189,7 +189,7 @@ async def test_a_graceful_shutdown_during_a_takeover_leaves_it_to_the_next_start
     await store.close()
     takes = [e for e in log if e.action.get("by") == "bot:normal" and e.action.get("type") == "take"]
     assert len(takes) == 1, [e.action for e in log]
-    assert "takeover" not in [e["kind"] for e in record.meta.get("effects", [])]
+    assert "takeover" not in [e.kind for e in record.meta.effects]
 
 
 async def test_notices_of_a_game_the_host_plays_to_its_end_are_moot(tmp_path):

@@ -28,6 +28,7 @@ from bot.store import (
     open_store,
 )
 from bot.store import postgres as pg_store
+from bot.table_meta import TableMeta
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -144,9 +145,9 @@ async def test_stale_version_is_refused(store):
             table.evolve(seats=("7", "9")), actor="9", action={"type": "join"}, summary="", now=NOW
         )
     with pytest.raises(StoreConflict):
-        await store.save_meta(table.evolve(meta={"x": 1}))
+        await store.save_meta(table.evolve(meta=TableMeta(bots_asked=1)))
     stored = await store.get_table(table.id)
-    assert stored.seats == ("7", "8") and stored.meta == {} and stored.version == 2
+    assert stored.seats == ("7", "8") and stored.meta == TableMeta() and stored.version == 2
     assert [e.actor for e in await store.log(table.id)] == ["7", "8"]
 
 

@@ -91,7 +91,7 @@ async def test_a_channel_discord_refuses_is_marked_and_its_host_told_once(two_ta
     await advance(w.env, 8 * HOUR, step=1800)
     assert await pile(bot, second) <= 30 - 6
     table = await bot.host.current(first.id)
-    assert table.record.meta.get("unreachable")
+    assert table.record.meta.unreachable is not None
     dms = [m.content for m in w.alice.user.dm_channel.history() if "can no longer post" in m.content]
     assert len(dms) == 1 and f"<#{first.id}>" in dms[0]
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR]  # a lost channel is no crash
@@ -104,7 +104,7 @@ async def test_a_server_error_of_one_channel_backs_that_table_off_only(two_table
     w.env.inject_error("PATCH", f"/channels/{first.id}/messages/*", status=500, times=None)
     await advance(w.env, 4 * HOUR + 120, step=1800)
     assert await pile(bot, second) <= 30 - 3
-    assert not (await bot.host.current(first.id)).record.meta.get("unreachable")
+    assert (await bot.host.current(first.id)).record.meta.unreachable is None
     assert bot.cogs["GameCog"].tend_tables.is_running()
     w.env.backend.faults.clear()  # Discord answers again: the table's message is posted again
     await advance(w.env, 2 * HOUR + 120, step=1800)

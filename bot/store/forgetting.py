@@ -16,7 +16,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Generator, Sequence
+from dataclasses import replace
 from typing import Any
+
+from bot.table_meta import TableMeta
 
 FORMER = "former:"
 """Prefix of the pseudonyms that replace forgotten people (shown as "a former player")."""
@@ -24,7 +27,8 @@ FORMER = "former:"
 FORMER_NAME = "a former player"
 
 NAMES = "names"
-"""The key of the display names a table keeps (``meta["names"]``: user id → name)."""
+"""The key of display names (user id → name) in any stored JSON the scrubber rewrites (a table's
+meta keeps them there, see ``bot.table_meta``)."""
 
 FIND = (
     "SELECT id FROM tables WHERE status IN ('finished', 'abandoned') AND ("
@@ -167,12 +171,10 @@ def steps(
 
 def drop_former_names(meta: str) -> str | None:
     """``meta`` without display names kept under pseudonyms, or None if it keeps none."""
-    value = json.loads(meta)
-    names = value.get(NAMES) if isinstance(value, dict) else None
-    if not isinstance(names, dict) or not any(p.startswith(FORMER) for p in names):
+    value = TableMeta.loads(meta)
+    if not any(p.startswith(FORMER) for p in value.names):
         return None
-    value[NAMES] = {p: n for p, n in names.items() if not p.startswith(FORMER)}
-    return json.dumps(value)
+    return replace(value, names={p: n for p, n in value.names.items() if not p.startswith(FORMER)}).dumps()
 
 
 def forgetting(user_id: str, pseudonym: str) -> Generator[Step, list[tuple[Any, ...]], int]:

@@ -28,9 +28,18 @@ import asyncpg
 from bot import answering
 from bot.store import forgetting, writes
 from bot.store.reads import TableReads, reads_only
-from bot.store.records import DEFAULT_TIMEOUT, LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
+from bot.store.records import (
+    DEFAULT_TIMEOUT,
+    LOBBY,
+    META_REWRITES,
+    LogEntry,
+    StoreConflict,
+    StoreError,
+    TableRecord,
+)
 from bot.store.urls import redact
 from bot.store.writes import TableWrites
+from bot.table_meta import TableMeta
 
 log = logging.getLogger(__name__)
 
@@ -151,6 +160,10 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, game)
     );
     """,
+    # 9: every table's meta in the typed shape of bot.table_meta (the rewrite is in Python: META_REWRITES)
+    """
+    SELECT 1;
+    """,
 ]
 """The same steps as ``bot.store.sqlite.MIGRATIONS``, in PostgreSQL's dialect."""
 
@@ -202,7 +215,7 @@ def _record(row: asyncpg.Record | tuple[Any, ...]) -> TableRecord:
         deadline=row[12],
         created_at=row[13],
         updated_at=row[14],
-        meta=json.loads(row[15]),
+        meta=TableMeta.loads(row[15]),
         awaiting=tuple(json.loads(row[16])),
         rev=row[17],
         shown_version=row[18],
@@ -287,6 +300,14 @@ async def _migrate(conn: asyncpg.Connection) -> None:
         for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
             async with conn.transaction():
                 await conn.execute(script, timeout=MIGRATION_TIMEOUT)
+                if number in META_REWRITES:
+                    rewrite = META_REWRITES[number]
+                    for table_id, meta in await conn.fetch(
+                        "SELECT id, meta FROM tables", timeout=MIGRATION_TIMEOUT
+                    ):
+                        new = rewrite(meta)
+                        if new is not None:
+                            await conn.execute("UPDATE tables SET meta = $1 WHERE id = $2", new, table_id)
                 await conn.execute("UPDATE schema_version SET version = $1", number)
         # Prove the database can be written now rather than at the first player's move.
         async with conn.transaction():
@@ -552,7 +573,7 @@ class PostgresStore(TableReads, TableWrites):
         seed: int,
         now: datetime,
         seats: tuple[str, ...] | None = None,
-        meta: dict[str, Any] | None = None,
+        meta: TableMeta | None = None,
     ) -> TableRecord:
         """A new lobby (seats: the host alone unless given); StoreConflict if the channel has one."""
 
@@ -571,7 +592,7 @@ class PostgresStore(TableReads, TableWrites):
                     json.dumps(options),
                     seed,
                     now,
-                    json.dumps(meta or {}),
+                    (meta or TableMeta()).dumps(),
                 )
             except asyncpg.UniqueViolationError as exc:
                 raise StoreConflict("This channel already has an open table.") from exc

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
+from bot.table_meta import TableMeta, upgrade_text
+
 LOBBY, PLAYING, FINISHED, ABANDONED = "lobby", "playing", "finished", "abandoned"
 OPEN_STATUSES = (LOBBY, PLAYING)
+
+
+META_REWRITES: dict[int, Callable[[str], str | None]] = {9: upgrade_text}
+"""Migrations (by number, both backends) that also rewrite every stored ``tables.meta`` through a
+Python function (the text in its new shape, or None if unchanged), in the same transaction as the
+migration's script and its version bump."""
 
 
 DEFAULT_TIMEOUT = 10.0
@@ -44,8 +53,9 @@ class TableRecord:
     move, a prompt timeout); None if nothing is scheduled."""
     created_at: datetime
     updated_at: datetime
-    meta: dict[str, Any] = field(default_factory=dict)
-    """The host's bookkeeping (JSON): seat holders, table settings, the decision clock, pause."""
+    meta: TableMeta = field(default_factory=TableMeta)
+    """The host's bookkeeping: seat holders, table settings, clocks, who the AI stands in for
+    (``bot.table_meta``)."""
     awaiting: tuple[str, ...] = ()
     """Who the table waits for now (Discord user ids of the deciding seats' holders)."""
     rev: int = 1

@@ -21,8 +21,17 @@ from typing import Any, TypeVar
 from bot import answering
 from bot.store import forgetting, writes
 from bot.store.reads import TableReads, reads_only
-from bot.store.records import DEFAULT_TIMEOUT, LOBBY, LogEntry, StoreConflict, StoreError, TableRecord
+from bot.store.records import (
+    DEFAULT_TIMEOUT,
+    LOBBY,
+    META_REWRITES,
+    LogEntry,
+    StoreConflict,
+    StoreError,
+    TableRecord,
+)
 from bot.store.writes import TableWrites
+from bot.table_meta import TableMeta
 
 log = logging.getLogger(__name__)
 
@@ -141,6 +150,10 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (guild_id, game)
     );
     """,
+    # 9: every table's meta in the typed shape of bot.table_meta (the rewrite is in Python: META_REWRITES)
+    """
+    SELECT 1;
+    """,
 ]
 
 _COLUMNS = (
@@ -166,7 +179,7 @@ def _record(row: tuple[Any, ...]) -> TableRecord:
         deadline=datetime.fromisoformat(row[12]) if row[12] else None,
         created_at=datetime.fromisoformat(row[13]),
         updated_at=datetime.fromisoformat(row[14]),
-        meta=json.loads(row[15]),
+        meta=TableMeta.loads(row[15]),
         awaiting=tuple(json.loads(row[16])),
         rev=row[17],
         shown_version=row[18],
@@ -204,7 +217,17 @@ def _connect(target: str, uri: bool, timeout: float) -> sqlite3.Connection:
         if 0 < current < len(MIGRATIONS) and not uri:
             _back_up(conn, target, current)
         for number, script in enumerate(MIGRATIONS[current:], start=current + 1):
-            conn.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+            if number not in META_REWRITES:
+                conn.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;")
+                continue
+            conn.executescript(f"BEGIN IMMEDIATE;\n{script}")  # left open for the rewrite
+            rewrite = META_REWRITES[number]
+            for table_id, meta in conn.execute("SELECT id, meta FROM tables").fetchall():
+                new = rewrite(meta)
+                if new is not None:
+                    conn.execute("UPDATE tables SET meta = ? WHERE id = ?", (new, table_id))
+            conn.execute(f"PRAGMA user_version = {number}")
+            conn.execute("COMMIT")
         # Prove the file can be written now rather than at the first player's move.
         _transaction(conn, lambda c: c.execute(f"PRAGMA user_version = {len(MIGRATIONS)}"))
         conn.execute("PRAGMA user_version").fetchone()
@@ -375,7 +398,7 @@ class SqliteStore(TableReads, TableWrites):
         seed: int,
         now: datetime,
         seats: tuple[str, ...] | None = None,
-        meta: dict[str, Any] | None = None,
+        meta: TableMeta | None = None,
     ) -> TableRecord:
         """A new lobby (seats: the host alone unless given); StoreConflict if the channel has one."""
         stamp = now.isoformat()
@@ -397,7 +420,7 @@ class SqliteStore(TableReads, TableWrites):
                         seed,
                         stamp,
                         stamp,
-                        json.dumps(meta or {}),
+                        (meta or TableMeta()).dumps(),
                     ),
                 )
             except sqlite3.IntegrityError as exc:

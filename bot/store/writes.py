@@ -53,7 +53,7 @@ def save_params(
         record.version + 1,
         time(record.deadline),
         time(now),
-        json.dumps(record.meta),
+        record.meta.dumps(),
         json.dumps(list(record.awaiting)),
         record.rev + 1,
         record.id,
@@ -113,7 +113,7 @@ class TableWrites(ABC):
         changed = await self._change(
             "UPDATE tables SET meta = ?, deadline = ?, awaiting = ?, rev = ? WHERE id = ? AND rev = ?",
             (
-                json.dumps(record.meta),
+                record.meta.dumps(),
                 self._time(record.deadline),
                 json.dumps(list(record.awaiting)),
                 record.rev + 1,
