@@ -122,7 +122,7 @@ def test_gif_header_and_frames_read_back_pixel_for_pixel() -> None:
 
 def test_ci_runs_the_render_tests_at_the_lowest_pillow_allowed() -> None:
     """.ci/pillow-min.txt pins pyproject.toml's lower bound for Pillow, with hashes, and .ci/run
-    runs the render tests and these in a virtualenv that has it."""
+    runs the render tests, these and the replays' in a virtualenv that has it."""
     import re
     import tomllib
     from pathlib import Path
@@ -138,4 +138,5 @@ def test_ci_runs_the_render_tests_at_the_lowest_pillow_allowed() -> None:
     assert pins.count("--hash=sha256:") >= 1
     ci = (root / ".ci" / "run").read_text()
     assert "pip install --require-hashes -r .ci/pillow-min.txt" in ci
-    assert ".venv-pillow-min/bin/pytest tests/render_argo tests/render_argoat tests/render_pillow" in ci
+    run = ".venv-pillow-min/bin/pytest tests/render_argo tests/render_argoat tests/render_pillow \\\n"
+    assert run + "    tests/test_archive_replay.py -p no:cacheprovider" in ci
