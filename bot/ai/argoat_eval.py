@@ -55,11 +55,11 @@ HASTE = 0.15
 finishing (:func:`race_values`)."""
 
 
-
 def state_of(game: Game) -> State:
     """The Argoat engine's state of ``game`` (an Argoat game: the AI reads it directly, for
     speed). Only typed, not checked: ``cast`` returns its argument as it is."""
     return cast(ArgoatGame, game).state
+
 
 def fragment_cells(state: State) -> dict[str, list[Coord]]:
     """The cells of the Fragment Frontiers on the map, by Fragment."""

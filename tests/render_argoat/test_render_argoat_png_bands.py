@@ -188,5 +188,3 @@ def test_a_band_is_taken_from_the_cache_only_under_the_same_row() -> None:
     png = png_bands.png_bytes(changed, PALETTE)
     assert _decoded(png).tobytes() == changed.tobytes() != img.tobytes()
     assert png_bands.counts() == (built + 2, reused + 1)  # the changed band and the one under it
-
-

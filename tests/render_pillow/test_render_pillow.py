@@ -4,8 +4,10 @@ pyproject.toml allows and at the newest (.ci/run)."""
 
 from __future__ import annotations
 
+import ast
 import io
 import random
+from pathlib import Path
 
 from PIL import Image, ImageSequence
 
@@ -125,7 +127,6 @@ def test_ci_runs_the_render_tests_at_the_lowest_pillow_allowed() -> None:
     runs the render tests, these and the replays' in a virtualenv that has it."""
     import re
     import tomllib
-    from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
     declared = tomllib.loads((root / "pyproject.toml").read_text())["project"]["dependencies"]
@@ -140,3 +141,49 @@ def test_ci_runs_the_render_tests_at_the_lowest_pillow_allowed() -> None:
     assert "pip install --require-hashes -r .ci/pillow-min.txt" in ci
     run = ".venv-pillow-min/bin/pytest tests/render_argo tests/render_argoat tests/render_pillow \\\n"
     assert run + "    tests/test_archive_replay.py -p no:cacheprovider" in ci
+
+
+ATTRIBUTES = {"im", "_new", "_getencoder", "_getdecoder"}
+"""Pillow's internal attributes (the image core and the functions around it)."""
+MODULES = {"GifImagePlugin", "ImageFile", "_imaging"}
+"""Pillow's modules whose helpers only render/pillow.py uses."""
+
+
+def _pillow_internals(tree: ast.AST) -> list[tuple[int, str]]:
+    """Where ``tree`` reads an internal attribute or ``Image.core``, or imports one of them or a
+    module of :data:`MODULES` from Pillow."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            image_core = node.attr == "core" and isinstance(node.value, ast.Name) and node.value.id == "Image"
+            if node.attr in ATTRIBUTES or image_core:
+                found.append((node.lineno, node.attr))
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("PIL"):
+            names = {(node.module or "").removeprefix("PIL").lstrip(".")} | {a.name for a in node.names}
+            found += [(node.lineno, name) for name in sorted(names & (MODULES | ATTRIBUTES))]
+        elif isinstance(node, ast.Import):
+            modules = {a.name.removeprefix("PIL.") for a in node.names if a.name.startswith("PIL.")}
+            found += [(node.lineno, name) for name in sorted(modules & MODULES)]
+    return found
+
+
+def test_only_the_adapter_reaches_into_pillow() -> None:
+    """No other module of render/ (nor of the bot) reads one of Pillow's internals or imports
+    the modules of :data:`MODULES`: a new use goes through render/pillow.py."""
+    root = Path(__file__).resolve().parents[2]
+    found = []
+    for folder in ("render", "bot", "cogs"):
+        for path in sorted((root / folder).rglob("*.py")):
+            if path != root / "render" / "pillow.py":
+                tree = ast.parse(path.read_text(), str(path))
+                found += [f"{path.relative_to(root)}:{line} {name}" for line, name in _pillow_internals(tree)]
+    assert not found, found
+    # the check itself finds each kind of use
+    caught = _pillow_internals(
+        ast.parse(
+            "from PIL import GifImagePlugin\nimport PIL.ImageFile\nx = img.im.paste\ny = img._new(c)\n"
+            "z = Image.core.fill\nfrom PIL.Image import _getencoder\n"
+        )
+    )
+    wanted = ["GifImagePlugin", "ImageFile", "_getencoder", "_new", "core", "im"]
+    assert sorted(name for _, name in caught) == wanted, caught
