@@ -99,6 +99,8 @@ class TableBot(commands.Bot):
         self.force_sync = False
         """Sync the commands at start even if unchanged (``python -m bot sync``)."""
         self.cooldowns = Cooldowns()
+        # discord.py's hooks for every command are methods of the tree, replaced on the instance
+        # (its documented alternative is a subclass of CommandTree); mypy refuses assigning to a method
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
         self.tree.interaction_check = self.interaction_begins  # type: ignore[method-assign]
 

@@ -217,8 +217,8 @@ def play_game(
         kind = action.get("type")
         if kind == "propose":
             seats[player].proposals += 1
-        elif kind in ("accept", "decline") and getattr(game, "state", None) is not None:
-            proposer = game.players[game.state.active]  # type: ignore[attr-defined]
+        elif kind in ("accept", "decline") and (state := getattr(game, "state", None)) is not None:
+            proposer = game.players[state.active]  # an Argoat game (the one with trades)
             seats[player].offers_received += 1
             if kind == "accept":
                 seats[player].accepts_given += 1

@@ -102,8 +102,9 @@ def changes(previous: dict[str, Any] | None, view: dict[str, Any]) -> Changes:
             out.moved[a["id"]] = _cell(before.get("cell")) if before.get("status") == "station" else None
         if a.get("status") == "dead" and before.get("status") != "dead":
             out.died.add(a["id"])
-            if before.get("status") == "station" and before.get("cell") is not None:
-                out.died_at[a["id"]] = _cell(before["cell"])  # type: ignore[assignment]
+            cell = _cell(before.get("cell")) if before.get("status") == "station" else None
+            if cell is not None:
+                out.died_at[a["id"]] = cell
 
     old_tiles = {t["id"]: t for t in previous.get("tiles", [])}
     new_tiles = {t["id"]: t for t in view.get("tiles", [])}

@@ -24,10 +24,11 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from . import argoat_sprites as sp
+from . import pillow
 from .argoat_marks import Changes, changes, deck_empty
 from .argoat_palette import Palette, drawing_palette
 from .memo import memo, on_clear_all
-from .png_bands import pixels, png_bytes
+from .png_bands import png_bytes
 
 WIDTH = 1080
 """Width of the picture (wider only for a map of more than thirteen columns)."""
@@ -164,9 +165,9 @@ class _Sprite:
         self.img = img  # kept alive while this is kept: its id is not reused meanwhile
         self.w, self.h = img.size
         opaque = img.mode != "RGBA" or img.getchannel("A").getextrema()[0] == 255
-        self.mapped: Any = drawing_palette().indices(img.convert("RGB")).im if opaque else None
+        self.mapped = pillow.core(drawing_palette().indices(img.convert("RGB"))) if opaque else None
         """The opaque sprite's palette entries (Pillow's image core), else None."""
-        self.last: tuple[int, Any, Any] = (-1, None, None)
+        self.last: tuple[int, pillow.Core, pillow.Core] | None = None
         """The ground it was last blended over, the blend and its mask (image cores); one
         attribute, replaced whole, so another thread never reads half of it."""
 
@@ -219,23 +220,17 @@ _SEEN = [0] + [255] * 255
 """Opacity to mask: every pixel not fully transparent."""
 
 
-def _looked_up(img: Image.Image, table: list[int]) -> Image.Image:
-    """An "L" image through a table of 256 whole numbers (``Image.point`` without its rounding
-    of every entry, which costs more than the look-up on a small sprite)."""
-    return img._new(img.im.point(table, None))
-
-
 @memo(8192)
 def _on_ground(sprite: _Same, ground: int) -> tuple[Image.Image, Image.Image]:
     """A sprite with transparency blended over a ground of one palette entry and mapped onto the
     palette, with the mask of its pixels that are not fully transparent."""
     alpha = sprite.img.getchannel("A")
-    mask = _looked_up(alpha, _SEEN)
+    mask = pillow.look_up(alpha, _SEEN)
     colours = sprite.img.convert("RGB").getcolors(1)
     if colours:  # one colour at many opacities (text): a table from opacity to palette entry
         rgb = colours[0][1]
         assert isinstance(rgb, tuple)  # an RGB image's colours are (r, g, b)
-        return _looked_up(alpha, _blend_lut((rgb[0], rgb[1], rgb[2]), ground)), mask
+        return pillow.look_up(alpha, _blend_lut((rgb[0], rgb[1], rgb[2]), ground)), mask
     pal = drawing_palette()
     img = Image.new("RGB", sprite.img.size, pal.ground[ground])
     img.paste(sprite.img, (0, 0), sprite.img)
@@ -329,7 +324,7 @@ class _Canvas:
         if self.touched is not None:
             self.touched.append((x, y, x + got.w, y + got.h))
         if got.mapped is not None:  # Pillow's image core: the same paste, without its wrapper
-            self.img.im.paste(got.mapped, (x, y, x + got.w, y + got.h))
+            pillow.core(self.img).paste(got.mapped, (x, y, x + got.w, y + got.h))
         else:
             self._blend(got, x, y)
 
@@ -352,7 +347,7 @@ class _Canvas:
         return img
 
     def _blend(self, got: _Sprite, x: int, y: int) -> None:
-        core = self.img.im  # Pillow's image core: the same crop and paste, without their wrappers
+        core = pillow.core(self.img)  # the same crop and paste, without their wrappers
         width, height = core.size
         box = (max(x, 0), max(y, 0), min(x + got.w, width), min(y + got.h, height))
         if box[0] >= box[2] or box[1] >= box[3]:
@@ -360,14 +355,15 @@ class _Canvas:
         low, high = core.crop(box).getextrema()
         if low == high:  # one ground: the blend is cached
             last = got.last
-            if last[0] != low:
+            if last is None or last[0] != low:
                 mapped, mask = _on_ground(_Same(got.img), low)
-                got.last = last = (low, mapped.im, mask.im)
+                got.last = last = (low, pillow.core(mapped), pillow.core(mask))
             core.paste(last[1], (x, y, x + got.w, y + got.h), last[2])
             return
-        under = pixels(self.img._new(core.crop(box)))  # the same sprite often lands on one mixed ground
+        # the same sprite often lands on one mixed ground
+        under = pillow.pixels(pillow.wrap(self.img, core.crop(box)))
         size, offset = (box[2] - box[0], box[3] - box[1]), (x - box[0], y - box[1])
-        core.paste(_on_grounds(_Same(got.img), size, offset, under).im, box)
+        core.paste(pillow.core(_on_grounds(_Same(got.img), size, offset, under)), box)
 
     def text(self, text: str, x: int, y: int, size: int, colour: sp.RGB, bold: bool = False) -> int:
         """Draw one line with its left at ``x``; return the x after it."""
@@ -1046,7 +1042,8 @@ def _moved(box: Box, x: int, y: int) -> Box:
 def _place(cv: _Canvas, block: _Block, x: int, y: int, spots: _Spots) -> None:
     """Paste a block drawn on its own at (x, y), with its fonts, texts and spots."""
     w, h = block.image.size
-    cv.img.im.paste(block.image.im, (x, y, x + w, y + h))  # Pillow's image core: no wrapper
+    # Pillow's image core: the same paste, without its wrapper
+    pillow.core(cv.img).paste(pillow.core(block.image), (x, y, x + w, y + h))
     if cv.touched is not None:
         cv.touched.append((x, y, x + w, y + h))
     cv.fonts |= block.fonts

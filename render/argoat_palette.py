@@ -19,6 +19,7 @@ from typing import Any
 from PIL import Image
 
 from . import argoat_sprites as sp
+from . import pillow
 from .memo import memo
 
 COLOURS = ("Red", "Blue", "Green", "Yellow", "Purple")
@@ -200,8 +201,7 @@ class Palette:
 
     def as_drawn(self, indices: Image.Image) -> Image.Image:
         """An "L" image of palette entries in RGB, each entry in its ground colour."""
-        core = indices.im  # through Pillow's image core: three look-ups, no palette to attach
-        red, green, blue = (indices._new(core.point(table, None)) for table in self.ground_bands)
+        red, green, blue = (pillow.look_up(indices, table) for table in self.ground_bands)
         return Image.merge("RGB", (red, green, blue))
 
     def index(self, colour: sp.RGB) -> int:

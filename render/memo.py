@@ -18,7 +18,7 @@ import functools
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from threading import RLock
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -62,10 +62,11 @@ def memo(maxsize: int = 1024) -> Callable[[F], F]:
             with BUILD_LOCK:
                 table.clear()
 
-        cached.cache_clear = clear  # type: ignore[attr-defined]
-        cached.cache_len = lambda: len(table)  # type: ignore[attr-defined]
+        # as lru_cache's: ``cache_clear()``, and ``cache_len()`` the entries kept (attributes a
+        # function's type does not declare, hence set through its __dict__)
+        vars(cached).update(cache_clear=clear, cache_len=lambda: len(table))
         _MEMOS.append(clear)
-        return cached  # type: ignore[return-value]
+        return cast(F, cached)  # ``cached`` takes and gives what ``fn`` does (functools.wraps)
 
     return wrap
 

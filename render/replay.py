@@ -15,9 +15,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from PIL import GifImagePlugin, Image, ImageChops, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 import render
+from render import pillow
 from render.fonts import font as scalable_font
 
 UPLOAD_LIMIT = 10 * 1024 * 1024
@@ -252,20 +253,17 @@ def write_gif(
     unchanged = bytes(255 if i == 0 else 0 for i in range(256))
     for image, duration in zip(images, durations, strict=True):
         if previous is None:
-            header, _ = GifImagePlugin.getheader(image, None, {"loop": 0})
-            out.write(b"".join(header))
-            chunks = GifImagePlugin.getdata(image, duration=duration, disposal=1)
+            out.write(pillow.gif_header(image, loop=0))
+            frame = pillow.gif_frame(image, duration=duration, disposal=1)
         else:
             difference = ImageChops.difference(_indexes(previous), _indexes(image))
             box = difference.getbbox() or (0, 0, 1, 1)
             part = image.crop(box)
             part.paste(free, mask=difference.crop(box).point(unchanged))
-            chunks = GifImagePlugin.getdata(
-                part, offset=box[:2], duration=duration, disposal=1, transparency=free
-            )
+            offset = (box[0], box[1])
+            frame = pillow.gif_frame(part, offset=offset, duration=duration, disposal=1, transparency=free)
         before = out.tell()
-        for chunk in chunks:
-            out.write(chunk)
+        out.write(frame)
         if sizes is not None:
             sizes.append(out.tell() - before)
         previous = image

@@ -34,6 +34,7 @@ from bot.ai.argoat_eval import (
     knowledge,
     progress,
     race_values,
+    state_of,
 )
 from bot.ai.policy import Policy, plain, register
 from bot.engine.argoat.data import CARAVAN, FOUNTAIN, FRAGMENT_KEYS, FRONTIER_BY_KEY, HILL, TRAIL
@@ -67,7 +68,7 @@ def _worth_ending_after(world: Game, player: str, step: Action) -> float:
         if end is not None:
             after.apply(player, end)
             _finish_frontier_action(after, player)
-        state: State = after.state  # type: ignore[attr-defined]
+        state = state_of(after)
         seat = state.seat(player)
         value = progress(state, seat)
         if end is not None and state.phase == TURN and state.seats[state.active].id == player:
@@ -80,7 +81,7 @@ def _finish_frontier_action(game: Game, player: str) -> None:
     """Play out the choices a Frontier Action left ``player`` (where a drawn Frontier or a Dark
     Forest goes, a dreamt action), each its first option, so that what the action brings at its
     end (the Town's Emerald) is counted."""
-    state: State = game.state  # type: ignore[attr-defined]
+    state = state_of(game)
     for _ in range(4):
         if state.phase not in (PLACE_FRONTIER, PLACE_FOREST, DREAM) or state.seats[state.active].id != player:
             return
@@ -140,7 +141,7 @@ class ArgoatPolicy(Policy):
         result = game.result()
         if result is not None:
             return self.outcome(game, result)
-        state: State = game.state  # type: ignore[attr-defined]
+        state = state_of(game)
         return race_values(state)
 
     # ----- the tree ---------------------------------------------------------------------------
@@ -148,11 +149,13 @@ class ArgoatPolicy(Policy):
     def candidates(self, game: Game, player: str, actions: list[Action], depth: int) -> list[Action]:
         """No undo, no trade started (trades are planned by rule, see :meth:`planned`); in a
         draft (never reached by the search itself) only cancelling."""
-        state: State = game.state  # type: ignore[attr-defined]
+        state = state_of(game)
         if state.phase == DRAFT:
             return [a for a in actions if a["type"] == "cancel"] or actions
-        if state.phase == OFFER and player != state.trade[0]:  # type: ignore[index]
-            return actions  # the proposer's withdrawal
+        if state.phase == OFFER:
+            assert state.trade is not None  # an offer is a trade
+            if player != state.trade[0]:
+                return actions  # the proposer's withdrawal
         kept = [a for a in plain(actions) if a["type"] != "trade"] or actions
         if depth == 0 and state.phase == TURN and state.seats[state.active].id == player:
             return _towards_eden(state, kept)
@@ -163,7 +166,7 @@ class ArgoatPolicy(Policy):
     ) -> tuple[bool, Action | None]:
         """Trades by rule: an offer made stands; a draft follows the trade plan; a turn starts
         a trade when one is worth proposing to someone here not yet offered one this turn."""
-        state: State = world.state  # type: ignore[attr-defined]
+        state = state_of(world)
         active = state.seats[state.active].id
         if state.phase == OFFER:
             if optional and player == active:
@@ -194,7 +197,7 @@ class ArgoatPolicy(Policy):
         turns on end. A long one tells them apart, and has reasons of its own to step away now
         and then: pruning for ``hard`` too cost it wins (docs/ai.md)."""
         options = self.candidates(world, player, actions, 0)
-        state: State = world.state  # type: ignore[attr-defined]
+        state = state_of(world)
         steps = [a for a in options if a["type"] in ("move", "bleina")]
         if not short or state.phase != TURN or len(steps) < 2 or state.seats[state.active].id != player:
             return options
@@ -215,11 +218,11 @@ class ArgoatPolicy(Policy):
 
     def rollout_start(self, game: Game) -> Any:
         """The turn counter when the rollout starts."""
-        return game.state.turn  # type: ignore[attr-defined]
+        return state_of(game).turn
 
     def rollout_over(self, game: Game, start: Any, steps: int) -> bool:
         """Every player has had two turns, or the step cap is reached."""
-        state: State = game.state  # type: ignore[attr-defined]
+        state = state_of(game)
         return steps >= self.rollout_steps or state.turn - start >= self.rollout_rounds * len(state.seats)
 
     def rollout_action(self, game: Game, player: str, actions: list[Action], rng: random.Random) -> Action:
@@ -233,10 +236,11 @@ class ArgoatPolicy(Policy):
     def _choose(
         self, game: Game, player: str, actions: list[Action], rng: random.Random, explore: float
     ) -> Action:
-        state: State = game.state  # type: ignore[attr-defined]
+        state = state_of(game)
         phase = state.phase
         if phase == OFFER:
-            if player != state.trade[0]:  # type: ignore[index]
+            assert state.trade is not None  # an offer is a trade
+            if player != state.trade[0]:
                 return actions[0]
             return self._answer(game, player, actions)
         if phase == DRAFT:  # rollouts never start a trade; a draft is dropped

@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import heapq
 import math
+from typing import cast
 
 from bot.engine.argoat.data import EDEN, FOUNTAIN, FRAGMENT_KEYS, FRONTIER_BY_KEY, HILL
+from bot.engine.argoat.game import ArgoatGame
 from bot.engine.argoat.state import Seat, State
+from bot.engine.core import Game
 
 Coord = tuple[int, int]
 
@@ -50,6 +53,12 @@ OWN_SCALE = 15.0
 HASTE = 0.15
 """With all eight Fragments, the share of a seat's value that only measures how near it is to
 finishing (:func:`race_values`)."""
+
+
+def state_of(game: Game) -> State:
+    """The Argoat engine's state of ``game`` (an Argoat game: the AI reads it directly, for
+    speed). Only typed, not checked: ``cast`` returns its argument as it is."""
+    return cast(ArgoatGame, game).state
 
 
 def fragment_cells(state: State) -> dict[str, list[Coord]]:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from bot.ai.argoat_eval import progress, race_values
+from bot.ai.argoat_eval import progress, race_values, state_of
 from bot.ai.search import ISMCTS
 from bot.engine.argoat.state import DRAFT, TURN, State
 from bot.engine.argoat.trades import GIVE
@@ -59,7 +59,7 @@ class Plan:
 
 
 def _state(game: Game) -> State:
-    return game.state  # type: ignore[attr-defined]
+    return state_of(game)
 
 
 def _worlds(world: Game, player: str, partner: str) -> list[Game]:
@@ -202,8 +202,9 @@ def _follows(world: Game, player: str, found: Plan) -> bool:
     draft = _in_draft(world, player, found.partner)
     for _ in range(MAX_PARTS + 1):
         step = next_step(draft, player)
-        if step["type"] != "trade_part":
-            return step["type"] == "propose"
+        kind: str = step["type"]
+        if kind != "trade_part":
+            return kind == "propose"
         draft.apply(player, step)
     return False
 

@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from typing import cast
 
 from bot.ai.policy import plain
 from bot.engine.argo import station
 from bot.engine.argo.data import CHIEF, POD, ROBOT, TEAM_SIZE, TILES
+from bot.engine.argo.game import ArgoGame
 from bot.engine.argo.state import State as ArgoState
 from bot.engine.argoat.data import EDEN, FRAGMENT_KEYS, FRONTIER_BY_KEY
+from bot.engine.argoat.game import ArgoatGame
 from bot.engine.argoat.state import Seat
 from bot.engine.argoat.state import State as ArgoatState
 from bot.engine.core import Action, Game, IllegalAction
@@ -65,9 +68,9 @@ def score_position(game: Game, player: str) -> float:
     if result is not None:
         return WIN if player in result.winners else -WIN
     if type(game).name == "Argo":
-        return _argo_score(game.st, game.players.index(player))  # type: ignore[attr-defined]
+        return _argo_score(cast(ArgoGame, game).st, game.players.index(player))
     if type(game).name == "Argoat":
-        state: ArgoatState = game.state  # type: ignore[attr-defined]
+        state = cast(ArgoatGame, game).state
         return _argoat_score(state, state.seat(player))
     return 0.0
 

@@ -9,7 +9,8 @@ equal share of 1; an unfinished position is a draw). Games with a policy of thei
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
 
 from bot.ai.budget import need
 from bot.engine.core import SYSTEM, TIMEOUT, Action, Game, IllegalAction, Result
@@ -150,10 +151,13 @@ class Policy:
 _POLICIES: dict[str, type[Policy]] = {}
 
 
-def register(name: str):
+P = TypeVar("P", bound=type[Policy])
+
+
+def register(name: str) -> Callable[[P], P]:
     """Class decorator: the policy for the game called ``name`` (case-insensitive)."""
 
-    def deco(cls: type[Policy]) -> type[Policy]:
+    def deco(cls: P) -> P:
         _POLICIES[name.lower()] = cls
         return cls
 

@@ -77,7 +77,7 @@ async def open_store(
             postgres = _postgres_store()
         except MissingExtra as exc:
             error = StoreError(str(exc))
-            error.exit_status = 2  # type: ignore[attr-defined]
+            error.exit_status = 2
             raise error from None
         return await postgres.open(str(url_or_path), read_only=read_only, timeout=timeout)
     return await SqliteStore.open(sqlite_path(url_or_path), read_only=read_only, timeout=timeout)

@@ -268,15 +268,15 @@ def _open_error(url: str, exc: BaseException) -> StoreError:
     where = redact(url)
     if isinstance(exc, StoreError):
         error = StoreError(f"Database {where}: {exc}")
-        error.exit_status = 2  # type: ignore[attr-defined]
+        error.exit_status = 2
         return error
     text = " ".join((str(exc) or type(exc).__name__).split())
     if isinstance(exc, UNREACHABLE):
         error = StoreError(f"Database {where} cannot be reached: {text}")
-        error.exit_status = 1  # type: ignore[attr-defined]
+        error.exit_status = 1
         return error
     error = StoreError(f"Database {where} cannot be used: {text}")
-    error.exit_status = 2  # type: ignore[attr-defined]
+    error.exit_status = 2
     return error
 
 

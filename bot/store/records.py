@@ -27,6 +27,10 @@ SQLite's busy wait."""
 class StoreError(Exception):
     """The database could not be opened, read or written; ``str(exc)`` is one line for the log."""
 
+    exit_status: int = 1
+    """The command line's exit status when it stops on this error: 1 (the database cannot be
+    reached or written now) unless the opener sets 2 (it is not usable as given)."""
+
 
 class StoreConflict(Exception):
     """The table changed since it was read (version mismatch) or a channel already has a table."""

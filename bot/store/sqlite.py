@@ -259,12 +259,12 @@ def _open_error(path: str, exc: BaseException) -> StoreError:
     database at all (a wrong or damaged file), 1 for I/O and permission problems."""
     if isinstance(exc, StoreError):
         error = StoreError(f"Database {path}: {exc}")
-        error.exit_status = 2  # type: ignore[attr-defined]
+        error.exit_status = 2
         return error
     text = str(exc) or type(exc).__name__
     error = StoreError(f"Database {path} cannot be used: {text}")
     name = getattr(exc, "sqlite_errorname", "")
-    error.exit_status = 2 if name in ("SQLITE_NOTADB", "SQLITE_CORRUPT") else 1  # type: ignore[attr-defined]
+    error.exit_status = 2 if name in ("SQLITE_NOTADB", "SQLITE_CORRUPT") else 1
     return error
 
 
@@ -309,7 +309,7 @@ class SqliteStore(TableReads, TableWrites):
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             error = StoreError(f"Cannot create the database folder {path.parent}: {exc.strerror or exc}")
-            error.exit_status = 1  # type: ignore[attr-defined]
+            error.exit_status = 1
             raise error from None
         target, uri = (f"file:{path}?mode=ro", True) if read_only else (str(path), False)
         thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")

@@ -188,10 +188,3 @@ def test_a_band_is_taken_from_the_cache_only_under_the_same_row() -> None:
     png = png_bands.png_bytes(changed, PALETTE)
     assert _decoded(png).tobytes() == changed.tobytes() != img.tobytes()
     assert png_bands.counts() == (built + 2, reused + 1)  # the changed band and the one under it
-
-
-def test_pixels_are_the_pictures_bytes() -> None:
-    rng = random.Random(4)
-    for mode, size in (("L", (1080, 1382)), ("P", (33, 7)), ("L", (1, 1)), ("RGB", (50, 3)), ("L", (0, 5))):
-        img = Image.frombytes(mode, size, rng.randbytes(size[0] * size[1] * len(mode)))
-        assert png_bands.pixels(img) == img.tobytes(), (mode, size)

@@ -260,7 +260,8 @@ class ArgoGame(Game):
         cache = self._cache
         if "prompt" not in cache:
             cache["prompt"] = self._prompt(self._tell)
-        return cache["prompt"]
+        prompt: Prompt | None = cache["prompt"]
+        return prompt
 
     def _prompt(self, tell: bool) -> Prompt | None:
         """The prompt; without ``tell``, without its text (for a quiet copy)."""

@@ -82,7 +82,8 @@ def time_machine(st: State) -> int | None:
     geo = st.geo
     if "time_machine" not in geo:
         geo["time_machine"] = next((t for t in st.pos if TILES[t].kind == TIME_MACHINE), None)
-    return geo["time_machine"]
+    found: int | None = geo["time_machine"]
+    return found
 
 
 def _reach(

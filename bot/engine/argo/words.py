@@ -10,6 +10,7 @@ Argo has no secret information, so everything here is public.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from bot.engine.argo.data import (
@@ -258,7 +259,8 @@ class _Speaker:
         root = p["root"]
         if root.get("type") == "timemachine":
             root = root["do"]
-        return root.get("type") == "activate" and TILES[root.get("module", 0)].kind == JUMP_ROOM
+        kind: str | None = root.get("type")
+        return kind == "activate" and TILES[root.get("module", 0)].kind == JUMP_ROOM
 
     def phrase(self, ps: list[Part], action: Action) -> str:
         """The label for the parts chosen so far (a whole phrase)."""
@@ -268,7 +270,7 @@ class _Speaker:
                 return "⏳ Time Machine: act out of turn"
             inner = action["do"]
             return "⏳ Time Machine: " + self.phrase(ps[1:], inner)
-        method = getattr(self, f"_say_{head}", None)
+        method: Callable[[list[Part], Action], str] | None = getattr(self, f"_say_{head}", None)
         return method(ps, action) if method else head.capitalize()
 
     def _say_cancel(self, ps: list[Part], action: Action) -> str:

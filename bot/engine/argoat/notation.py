@@ -37,7 +37,7 @@ def word(value: str) -> str:
 
 def notation(action: Action, colour_of: Callable[[str], str]) -> str:
     """The notation of ``action``; ``colour_of`` names a player by seat colour."""
-    kind = action["type"]
+    kind: str = action["type"]
     if kind == "move":
         return f"move {action['dir']}"
     if kind == "bleina":

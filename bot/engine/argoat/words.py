@@ -14,6 +14,7 @@ that player's private picker. Nothing a Dark Forest hides, no peek, no deck is e
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.engine.core import Action, player_ref
@@ -126,7 +127,7 @@ class _Speaker:
 
     def phrase(self, ps: list[Part], action: Action) -> str:
         verb = ps[0][1]
-        method = getattr(self, f"_say_{verb}", None)
+        method: Callable[[list[Part], Action], str] | None = getattr(self, f"_say_{verb}", None)
         return method(ps, action) if method else verb.capitalize()
 
     def _say_move(self, ps: list[Part], action: Action) -> str:
