@@ -13,7 +13,7 @@ It holds the whole log of the table (from its first row to ``upto``): the latest
 older ones compressed in one block (a long Argoat game's log is about 100 KB of text, some 15 KB
 compressed), and each seat's two last boards compressed (an Argo board is about 18 KB of JSON,
 3 KB compressed). A chronicle is built from the store when a table is loaded without one (at
-start, after an eviction, after another process changed the table: ``TableHost.chronicle``).
+start, after an eviction, after another process changed the table: ``TableHistory.chronicle``).
 """
 
 from __future__ import annotations

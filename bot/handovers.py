@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 
@@ -10,16 +11,38 @@ from bot import absence, clocks, seats
 from bot.engine.core import (
     Event,
 )
-from bot.host_core import HostCore
+from bot.locks import ChannelLocks
 from bot.play import HOST, _recent
-from bot.store import PLAYING, StoreError
+from bot.shutdown import Shutdown
+from bot.store import PLAYING, AnyStore, StoreError
 from bot.table import NOT_SAVED, Outcome, Table, TableError, turn_of
+from bot.table_cache import TableCache
+from bot.table_saving import TableSaver
 
 log = logging.getLogger(__name__)
 
 
-class HandOvers(HostCore):
-    """Who plays a seat and when: hand-overs, pause, "don't ask me", away and back."""
+class HandOvers:
+    """Who plays a seat and when: hand-overs, pause, "don't ask me", away and back, forgetting a
+    person. Each change is made under the channel's lock (``locks``) on the table read from
+    ``cache`` and written by ``saver`` (``store`` for the seats a person holds and for forgetting
+    them), at the time of ``clock``; ``shutdown`` refuses changes once the host is closing."""
+
+    def __init__(
+        self,
+        store: AnyStore,
+        locks: ChannelLocks,
+        cache: TableCache,
+        saver: TableSaver,
+        shutdown: Shutdown,
+        clock: Callable[[], datetime],
+    ) -> None:
+        self._store = store
+        self._locks = locks
+        self._cache = cache
+        self._saver = saver
+        self._shutdown = shutdown
+        self._clock = clock
 
     async def replace(
         self,
@@ -36,9 +59,9 @@ class HandOvers(HostCore):
 
         Allowed to the host and to the seat's own player; to any seated player once that seat's
         clock has run out. The new holder plays the seat from now on (its secrets included)."""
-        self._check_open_for_business()
-        async with self.lock(channel_id):
-            table = await self._require(channel_id, table_id)
+        self._shutdown.check_open()
+        async with self._locks.lock(channel_id):
+            table = await self._cache.require(channel_id, table_id)
             record, game = table.record, table.game
             if record.status != PLAYING or game is None:
                 raise TableError(
@@ -72,7 +95,7 @@ class HandOvers(HostCore):
             new_name = seats.name_of(new, seat)
             text = f"{names[seat]}'s seat is now played by {new_name}."
             event = Event(text, kind="replace", data={"seat": seat, "from": old, "to": holder})
-            saved = await self._save(
+            saved = await self._saver.save(
                 table,
                 new,
                 game,
@@ -85,9 +108,9 @@ class HandOvers(HostCore):
 
     async def pause(self, channel_id: int, user_id: str, *, paused: bool) -> Table:
         """Stop (or restart) the table's clocks (host only)."""
-        self._check_open_for_business()
-        async with self.lock(channel_id):
-            table = await self._require(channel_id)
+        self._shutdown.check_open()
+        async with self._locks.lock(channel_id):
+            table = await self._cache.require(channel_id)
             record = table.record
             if record.status != PLAYING or table.game is None:
                 raise TableError("Only a running game can be paused.")
@@ -97,17 +120,17 @@ class HandOvers(HostCore):
                 raise TableError("The game is already paused." if paused else "The game is not paused.")
             now = self._clock()
             meta = clocks.pause(record.meta, now) if paused else clocks.resume(record.meta, now)
-            new = self.schedule(record.evolve(meta=meta), table.game)
-            return await self.save_meta(table, new)
+            new = self._saver.schedule(record.evolve(meta=meta), table.game)
+            return await self._saver.save_meta(table, new)
 
     async def quiet(
         self, channel_id: int, user_id: str, table_id: int | None = None, *, whole_game: bool = False
     ) -> Table:
         """Remember that ``user_id`` is not to be asked in timed waits for the rest of this turn
         (or, ``whole_game``, of this game): they pass when asked."""
-        self._check_open_for_business()
-        async with self.lock(channel_id):
-            table = await self._require(channel_id, table_id)
+        self._shutdown.check_open()
+        async with self._locks.lock(channel_id):
+            table = await self._cache.require(channel_id, table_id)
             record, game = table.record, table.game
             seat = seats.seat_of(record, user_id)
             if game is None or seat is None:
@@ -117,30 +140,30 @@ class HandOvers(HostCore):
                 meta = replace(meta, quiet_game=tuple(sorted({*meta.quiet_game, seat})))
             else:
                 meta = replace(meta, quiet={**meta.quiet, seat: turn_of(game)})
-            new = self.schedule(record.evolve(meta=meta), game)
-            return await self.save_meta(table, new)
+            new = self._saver.schedule(record.evolve(meta=meta), game)
+            return await self._saver.save_meta(table, new)
 
     async def back(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
         """The user is back at this table: their seat is theirs again (see ``bot.absence``)."""
-        self._check_open_for_business()
-        async with self.lock(channel_id):
-            table = await self._require(channel_id, table_id)
+        self._shutdown.check_open()
+        async with self._locks.lock(channel_id):
+            table = await self._cache.require(channel_id, table_id)
             seat = seats.seat_of(table.record, user_id)
             if table.game is None or seat is None:
                 raise TableError("You are not playing at this table.")
             if not table.record.meta.is_away(seat):
                 raise TableError("You are not away at this table: your seat is yours.")
             meta = clocks.restart(absence.back(table.record.meta, seat), seat, self._clock())
-            return await self.mark(table, meta)
+            return await self._saver.mark(table, meta)
 
     async def set_away(self, user_id: str, until: datetime | None) -> list[Table]:
         """Mark ``user_id`` away until ``until`` at every running table where they hold a seat
         (``until=None``: back everywhere); returns the tables changed."""
-        self._check_open_for_business()
+        self._shutdown.check_open()
         changed = []
-        for record in await self.store.seated(user_id):
-            async with self.lock(record.channel_id):
-                table = await self.load(record.channel_id)
+        for record in await self._store.seated(user_id):
+            async with self._locks.lock(record.channel_id):
+                table = await self._cache.load(record.channel_id)
                 seat = seats.seat_of(table.record, user_id) if table is not None else None
                 if table is None or table.game is None or seat is None:
                     continue
@@ -151,7 +174,7 @@ class HandOvers(HostCore):
                     meta = clocks.restart(absence.back(meta, seat), seat, self._clock())
                 else:
                     continue
-                changed.append(await self.mark(table, meta))
+                changed.append(await self._saver.mark(table, meta))
         return changed
 
     async def forget_person_at(self, channel_id: int, table_id: int, user_id: str, pseudonym: str) -> bool:
@@ -160,8 +183,8 @@ class HandOvers(HostCore):
         ``pseudonym``; the host role passes to the next person seated). Only once they hold no seat
         there any more (TableError otherwise). False if the table is no longer open (the finished
         tables are rewritten with the rest)."""
-        async with self.lock(channel_id):
-            table = await self.load(channel_id)
+        async with self._locks.lock(channel_id):
+            table = await self._cache.load(channel_id)
             if table is None or table.record.id != table_id:
                 return False
             record = table.record
@@ -172,9 +195,9 @@ class HandOvers(HostCore):
                 others = [h for h in seats.humans(record) if h != user_id]
                 hosts[table_id] = others[0] if others else pseudonym
             try:
-                await self.store.forget_in_tables(user_id, pseudonym, [table_id], hosts)
+                await self._store.forget_in_tables(user_id, pseudonym, [table_id], hosts)
             except StoreError:
                 raise TableError(NOT_SAVED) from None
             finally:
-                self.forget(channel_id)  # read again as rewritten (its chronicle too)
+                self._cache.forget(channel_id)  # read again as rewritten (its chronicle too)
             return True

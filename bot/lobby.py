@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import secrets
+from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 from bot import seats
@@ -15,16 +17,43 @@ from bot.engine.core import (
     shorten,
     with_article,
 )
-from bot.host_core import HostCore
-from bot.store import ABANDONED, LOBBY, PLAYING, StoreConflict, StoreError, writes
+from bot.engine.registry import GameRegistry
+from bot.locks import ChannelLocks
+from bot.shutdown import Shutdown
+from bot.store import ABANDONED, LOBBY, PLAYING, AnyStore, StoreConflict, StoreError, writes
 from bot.table import NOT_SAVED, Outcome, Table, TableError
+from bot.table_cache import TableCache
 from bot.table_meta import TableMeta
+from bot.table_saving import TableSaver
 
 log = logging.getLogger(__name__)
 
 
-class Lobby(HostCore):
-    """Lobbies: open, join, leave, seat and remove bots, start, abandon."""
+class Lobby:
+    """Lobbies: open, join, leave, seat and remove bots, start, abandon. Each change is made under
+    the channel's lock (``locks``) on the table read from ``cache`` and written by ``saver``; a
+    new table is created in ``store`` for a game of ``registry``, dealt with a seed of ``seeder``,
+    at the time of ``clock``; ``shutdown`` refuses changes once the host is closing."""
+
+    def __init__(
+        self,
+        store: AnyStore,
+        registry: GameRegistry,
+        locks: ChannelLocks,
+        cache: TableCache,
+        saver: TableSaver,
+        shutdown: Shutdown,
+        clock: Callable[[], datetime],
+        seeder: Callable[[], int] = lambda: secrets.randbits(63),
+    ) -> None:
+        self._store = store
+        self._registry = registry
+        self._locks = locks
+        self._cache = cache
+        self._saver = saver
+        self._shutdown = shutdown
+        self._clock = clock
+        self._seeder = seeder
 
     async def open_table(
         self,
@@ -45,12 +74,11 @@ class Lobby(HostCore):
         the levels of bots seated at once (a rematch); ``bots=N`` in the options seats N bots.
         ``names``: the display names of the people seated (user id → name), kept for the table.
         """
-        self._check_open_for_business()
-        game_cls = self.registry.get(game_name)
+        self._shutdown.check_open()
+        game_cls = self._registry.get(game_name)
         if game_cls is None:
-            raise TableError(
-                f"Unknown game '{shorten(game_name, 40)}'. Choose one of: {', '.join(self.registry.names())}."
-            )
+            known = ", ".join(self._registry.names())
+            raise TableError(f"Unknown game '{shorten(game_name, 40)}'. Choose one of: {known}.")
         try:
             values = parse_options((*game_cls.option_specs, *seats.TABLE_OPTIONS), options_text)
         except IllegalAction as exc:
@@ -62,15 +90,15 @@ class Lobby(HostCore):
             raise TableError(f"{game_cls.name} seats at most {game_cls.max_players} players.")
         seat_ids = [*people, *(f"{seats.BOT}{n}" for n in range(1, len(levels) + 1))]
         holders = {f"{seats.BOT}{n}": seats.bot_holder(level) for n, level in enumerate(levels, start=1)}
-        async with self.lock(channel_id):
-            existing = await self.load(channel_id)
+        async with self._locks.lock(channel_id):
+            existing = await self._cache.load(channel_id)
             if existing is not None:
                 raise TableError(
                     f"This channel already has {with_article(existing.record.game)} table "
                     f"(#{existing.record.id}); finish or abandon it first."
                 )
             try:
-                record = await self.store.create_table(
+                record = await self._store.create_table(
                     guild_id=guild_id,
                     channel_id=channel_id,
                     game=game_cls.name,
@@ -89,12 +117,12 @@ class Lobby(HostCore):
                 raise TableError(NOT_SAVED) from None
             opened = Chronicle.opened(record.host_id, writes.opening(record.game, record.options))
             table = Table(record, None, chronicle=opened)
-            self._remember(table)
+            self._cache.remember(table)
             log.info("table #%s opened: %s in channel %s", record.id, game_cls.name, channel_id)
             return table
 
     async def _lobby(self, channel_id: int, table_id: int | None) -> Table:
-        table = await self._require(channel_id, table_id)
+        table = await self._cache.require(channel_id, table_id)
         if table.record.status != LOBBY:
             raise TableError("The game has already started.")
         return table
@@ -103,29 +131,29 @@ class Lobby(HostCore):
         self, channel_id: int, user_id: str, table_id: int | None = None, name: str | None = None
     ) -> Table:
         """Seat the user at the channel's lobby (``name``: their display name, kept)."""
-        self._check_open_for_business()
-        async with self.lock(channel_id):
-            table = await self._require(channel_id, table_id)
+        self._shutdown.check_open()
+        async with self._locks.lock(channel_id):
+            table = await self._cache.require(channel_id, table_id)
             record = table.record
             if record.status != LOBBY:
                 raise TableError("The game has already started; you can't join it now.")
             if seats.seat_of(record, user_id) is not None:
                 raise TableError("You already have a seat at this table.")
-            game_cls = self.game_class(record.game)
+            game_cls = self._cache.game_class(record.game)
             if len(record.seats) >= game_cls.max_players:
                 raise TableError(
                     f"The table is full ({game_cls.max_players} of {game_cls.max_players} seats)."
                 )
             meta = record.meta.with_names({user_id: name} if name else {})
             new = record.evolve(seats=(*record.seats, user_id), meta=meta)
-            return await self._save(table, new, None, actor=user_id, action={"type": "join"})
+            return await self._saver.save(table, new, None, actor=user_id, action={"type": "join"})
 
     async def leave(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
         """Free the user's seat in the lobby; the host role passes on, a table with no people
         left closes."""
-        self._check_open_for_business()
-        async with self.lock(channel_id):
-            table = await self._require(channel_id, table_id)
+        self._shutdown.check_open()
+        async with self._locks.lock(channel_id):
+            table = await self._cache.require(channel_id, table_id)
             record = table.record
             if record.status != LOBBY:
                 raise TableError(
@@ -140,19 +168,19 @@ class Lobby(HostCore):
             else:
                 host = record.host_id if record.host_id != user_id else people[0]
                 new = record.evolve(seats=remaining, host_id=host)
-            return await self._save(table, new, None, actor=user_id, action={"type": "leave"})
+            return await self._saver.save(table, new, None, actor=user_id, action={"type": "leave"})
 
     async def add_bot(
         self, channel_id: int, user_id: str, level: str | None = None, table_id: int | None = None
     ) -> Table:
         """Seat a bot at the lobby (host only); ``level`` defaults to the table's level."""
-        self._check_open_for_business()
-        async with self.lock(channel_id):
+        self._shutdown.check_open()
+        async with self._locks.lock(channel_id):
             table = await self._lobby(channel_id, table_id)
             record = table.record
             if user_id != record.host_id:
                 raise TableError(f"Only the host (<@{record.host_id}>) can add bots.")
-            game_cls = self.game_class(record.game)
+            game_cls = self._cache.game_class(record.game)
             if len(record.seats) >= game_cls.max_players:
                 raise TableError(
                     f"The table is full ({game_cls.max_players} of {game_cls.max_players} seats)."
@@ -166,14 +194,14 @@ class Lobby(HostCore):
             new = record.evolve(
                 seats=(*record.seats, seat), meta=seats.with_holder(record.meta, seat, holder)
             )
-            return await self._save(
+            return await self._saver.save(
                 table, new, None, actor=user_id, action={"type": "addbot", "level": chosen}
             )
 
     async def remove_bot(self, channel_id: int, user_id: str, table_id: int | None = None) -> Table:
         """Take the last bot off the lobby (host only)."""
-        self._check_open_for_business()
-        async with self.lock(channel_id):
+        self._shutdown.check_open()
+        async with self._locks.lock(channel_id):
             table = await self._lobby(channel_id, table_id)
             record = table.record
             if user_id != record.host_id:
@@ -184,19 +212,19 @@ class Lobby(HostCore):
             seat = bots[-1]
             meta = seats.with_holder(record.meta, seat, seat)
             new = record.evolve(seats=tuple(s for s in record.seats if s != seat), meta=meta)
-            return await self._save(table, new, None, actor=user_id, action={"type": "removebot"})
+            return await self._saver.save(table, new, None, actor=user_id, action={"type": "removebot"})
 
     async def start(self, channel_id: int, user_id: str, table_id: int | None = None) -> Outcome:
         """Deal the game for the seated players (host only)."""
-        self._check_open_for_business()
-        async with self.lock(channel_id):
-            table = await self._require(channel_id, table_id)
+        self._shutdown.check_open()
+        async with self._locks.lock(channel_id):
+            table = await self._cache.require(channel_id, table_id)
             record = table.record
             if record.status != LOBBY:
                 raise TableError("The game has already started.")
             if user_id != record.host_id:
                 raise TableError(f"Only the host (<@{record.host_id}>) can start the game.")
-            game_cls = self.game_class(record.game)
+            game_cls = self._cache.game_class(record.game)
             if len(record.seats) < game_cls.min_players:
                 raise TableError(
                     f"{game_cls.name} needs at least {game_cls.min_players} players; "
@@ -204,7 +232,7 @@ class Lobby(HostCore):
                 )
             game = game_cls.new(record.seats, record.seed, record.options)
             new = record.evolve(status=PLAYING, state=game.to_json())
-            saved = await self._save(
+            saved = await self._saver.save(
                 table, new, game, actor=user_id, action={"type": "start", "seed": record.seed}
             )
             log.info("table #%s started with %d players", record.id, len(record.seats))
@@ -214,9 +242,9 @@ class Lobby(HostCore):
         self, channel_id: int, user_id: str, *, may_manage: bool, table_id: int | None = None
     ) -> Table:
         """Close the table for good (host, or a member who may manage the channel)."""
-        self._check_open_for_business()
-        async with self.lock(channel_id):
-            table = await self._require(channel_id, table_id)
+        self._shutdown.check_open()
+        async with self._locks.lock(channel_id):
+            table = await self._cache.require(channel_id, table_id)
             record = table.record
             if user_id != record.host_id and not may_manage:
                 raise TableError(
@@ -225,7 +253,7 @@ class Lobby(HostCore):
                 )
             new = record.evolve(status=ABANDONED)
             log.info("table #%s abandoned", record.id)
-            return await self._save(table, new, table.game, actor=user_id, action={"type": "abandon"})
+            return await self._saver.save(table, new, table.game, actor=user_id, action={"type": "abandon"})
 
 
 def split_settings(game_cls: type[Game], values: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

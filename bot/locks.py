@@ -1,19 +1,45 @@
-"""The per-channel lock every change to a table is made under, across processes on a shared store."""
+"""The per-channel locks every change to a table is made under, across processes on a shared store:
+:class:`ChannelLocks` hands out one :class:`ChannelLock` per channel."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+import weakref
+from typing import Any
 
 from bot import answering
-from bot.store import StoreError
+from bot.store import AnyStore, StoreError
 from bot.table import STORE_DOWN, TableError
-
-if TYPE_CHECKING:
-    from bot.host_core import HostCore
+from bot.table_cache import TableCache
 
 log = logging.getLogger(__name__)
+
+
+class ChannelLocks:
+    """One lock per channel, kept only while someone holds or awaits it (an idle channel keeps
+    none); on a shared store each also takes the table's database lock and has ``cache`` check its
+    copy of the table against what is stored."""
+
+    def __init__(self, store: AnyStore, cache: TableCache) -> None:
+        self._store = store
+        self._cache = cache
+        self.held: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        """The process's own lock of each channel someone holds or awaits."""
+
+    def lock(self, channel_id: int) -> ChannelLock:
+        """The channel's lock (every change to its table is made while holding it); on a shared
+        store it is also held in the database, across processes (see :class:`ChannelLock`)."""
+        local = self.held.get(channel_id)
+        if local is None:
+            local = self.held[channel_id] = asyncio.Lock()
+        return ChannelLock(self._store, self._cache, channel_id, local)
+
+    async def drain(self) -> None:
+        """Wait until every change in progress has released its channel's lock."""
+        for local in list(self.held.values()):
+            async with local:
+                pass
 
 
 class ChannelLock:
@@ -21,8 +47,9 @@ class ChannelLock:
     database lock of the channel's table, so that processes apply actions one at a time too. The
     database lock comes with the table's stored revision: the host checks its cached copy with it."""
 
-    def __init__(self, host: HostCore, channel_id: int, local: asyncio.Lock) -> None:
-        self._host = host
+    def __init__(self, store: AnyStore, cache: TableCache, channel_id: int, local: asyncio.Lock) -> None:
+        self._store = store
+        self._cache = cache
         self._channel_id = channel_id
         self._local = local
         self._held: Any = None
@@ -39,10 +66,10 @@ class ChannelLock:
             if acquired:  # cancelled while the late acknowledgement ended: not held after all
                 self._local.release()
             raise
-        if not self._host.store.shared:
+        if not self._store.shared:
             return True
         try:
-            held = self._host.store.table_lock(self._channel_id)
+            held = self._store.table_lock(self._channel_id)
             stored = await held.__aenter__()
         except StoreError:
             self._local.release()
@@ -51,7 +78,7 @@ class ChannelLock:
             self._local.release()
             raise
         self._held = held
-        self._host.locked(self._channel_id, stored)
+        self._cache.locked(self._channel_id, stored)
         return True
 
     def release(self) -> None:
@@ -66,7 +93,7 @@ class ChannelLock:
         held, self._held = self._held, None
         try:
             if held is not None:
-                self._host.unlocked(self._channel_id)
+                self._cache.unlocked(self._channel_id)
                 await held.__aexit__(*exc_info)
         finally:
             self._local.release()

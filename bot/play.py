@@ -4,6 +4,7 @@ were typed, and what an applied action did."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
@@ -17,10 +18,13 @@ from bot.engine.core import (
     format_text,
     shorten,
 )
-from bot.host_core import HostCore
+from bot.locks import ChannelLocks
+from bot.shutdown import Shutdown
 from bot.store import FINISHED, PLAYING, TableRecord
 from bot.table import ChangedSince, Outcome, OutOfDate, Table, TableError, decider_of, turn_of
+from bot.table_cache import TableCache
 from bot.table_meta import Decision, OnlyChoice, TableMeta
+from bot.table_saving import TableSaver
 
 log = logging.getLogger(__name__)
 
@@ -80,8 +84,26 @@ def discord_time(snowflake: int) -> datetime:
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
 
-class Play(HostCore):
-    """Applying actions: a person's (``act``), the host's for a seat (``play_for``)."""
+class Play:
+    """Applying actions: a person's (``act``), the host's for a seat (``play_for``). Each is
+    applied under the channel's lock (``locks``) to the live game read from ``cache`` and saved by
+    ``saver``, at the time of ``clock``; ``shutdown`` refuses actions once the host is closing."""
+
+    def __init__(
+        self,
+        locks: ChannelLocks,
+        cache: TableCache,
+        saver: TableSaver,
+        shutdown: Shutdown,
+        clock: Callable[[], datetime],
+    ) -> None:
+        self._locks = locks
+        self._cache = cache
+        self._saver = saver
+        self._shutdown = shutdown
+        self._clock = clock
+        self._typed: dict[tuple[int, str], tuple[str, datetime]] = {}
+        """The last typed move of each (channel, user), normalised, and when it was played."""
 
     async def act(
         self,
@@ -100,9 +122,9 @@ class Play(HostCore):
         changed the table after that, TableError if it repeats the user's own move since.
         ``interaction_id``: the Discord interaction that asked for it (kept with the decision, to
         order it against typed moves)."""
-        self._check_open_for_business()
-        async with self.lock(channel_id):
-            table = await self._require(channel_id, table_id)
+        self._shutdown.check_open()
+        async with self._locks.lock(channel_id):
+            table = await self._cache.require(channel_id, table_id)
             record, game = table.record, table.game
             if record.status != PLAYING or game is None:
                 raise TableError("The game has not started yet.")
@@ -146,9 +168,9 @@ class Play(HostCore):
         """Apply ``action`` for ``seat`` on the host's own account (a bot, an idle seat's AI, a
         "don't ask me" pass), if the table is still at ``version``; OutOfDate otherwise. ``by``
         (default: the seat's holder) is logged with the action when it is not the seat itself."""
-        self._check_open_for_business()
-        async with self.lock(channel_id):
-            table = await self._require(channel_id, table_id)
+        self._shutdown.check_open()
+        async with self._locks.lock(channel_id):
+            table = await self._cache.require(channel_id, table_id)
             if table.record.version != version or table.game is None or table.record.status != PLAYING:
                 raise OutOfDate("The table moved on.")
             outcome = await self._apply(table, seat, action, by=by or seats.holder_of(table.record, seat))
@@ -196,7 +218,7 @@ class Play(HostCore):
         names = seats.names(new)
         if by is not None and seats.is_bot(by) and not seats.is_bot(holder):
             names[seat] = f"AI for {names[seat]}"  # an AI plays a person's turn for them
-        saved = await self._save(
+        saved = await self._saver.save(
             table,
             new,
             game,

@@ -53,7 +53,7 @@ class Table:
     _view: dict[str, Any] | None = field(default=None, repr=False, compare=False)
     chronicle: Chronicle | None = field(default=None, repr=False, compare=False)
     """The table's log in memory (shared by the versions of one live table, each reading it up to
-    its own version); None until ``TableHost.chronicle`` reads it from the store."""
+    its own version); None until ``TableHistory.chronicle`` reads it from the store."""
 
     def public_view(self) -> dict[str, Any]:
         """The game's public view at this version, built once and shared by every reader."""
