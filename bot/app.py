@@ -107,7 +107,7 @@ class TableBot(commands.Bot):
     async def setup_hook(self) -> None:
         from cogs import components
         from cogs.archive import setup_archive
-        from cogs.game import GameCog
+        from cogs.game_commands import GameCog
         from cogs.shortcuts import shortcut_groups
         from cogs.turns import warm_boards
 

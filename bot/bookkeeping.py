@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from bot import clocks, effects
+from bot import clocks, effect_outbox
 from bot.locks import ChannelLocks
 from bot.shutdown import Shutdown
 from bot.store import AnyStore, StoreConflict, StoreError, TableRecord
@@ -62,15 +62,15 @@ class Bookkeeping:
             table = await self._cache.load(channel_id)
             if table is None or table.record.id != table_id or table.game is None:
                 return
-            await self._saver.mark(table, effects.deferred(table.record.meta, key, until))
+            await self._saver.mark(table, effect_outbox.deferred(table.record.meta, key, until))
 
     async def complete_effects(self, channel_id: int, table_id: int, keys: set[str]) -> None:
-        """Mark the due effects named ``keys`` done (see ``bot.effects``), once performed."""
+        """Mark the due effects named ``keys`` done (see ``bot.effect_outbox``), once performed."""
         async with self._locks.lock(channel_id):
             table = await self._cache.load(channel_id)
             if table is None or table.record.id != table_id or table.game is None:
                 return
-            meta = effects.without(table.record.meta, keys)
+            meta = effect_outbox.without(table.record.meta, keys)
             if meta != table.record.meta:
                 await self._saver.mark(table, meta)
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from bot import absence, clocks, effects, seats
+from bot import absence, clocks, effect_outbox, seats
 from bot.engine.core import (
     SYSTEM,
     Action,
@@ -61,7 +61,7 @@ def schedule(
     in_person: bool = True,
     now: datetime,
 ) -> TableRecord:
-    """``record`` with its clocks, who it awaits, its due effects (see ``bot.effects``) and its
+    """``record`` with its clocks, who it awaits, its due effects (see ``bot.effect_outbox``) and its
     next deadline brought up to date (``version``: the version it is saved as, if not
     ``record.version``; ``in_person``: ``acted`` was the seat's own player; ``now``: the host's clock)."""
     result = game.result()
@@ -69,7 +69,7 @@ def schedule(
     meta = clocks.track(record.meta, prompt, acted, now, record.version if version is None else version)
     if acted is not None and acted in meta.timed_out:
         meta = replace(meta, timed_out=tuple(s for s in meta.timed_out if s != acted))  # the player is back
-    meta = effects.lapse(meta, prompt, acted if in_person else None)
+    meta = effect_outbox.lapse(meta, prompt, acted if in_person else None)
     meta, returned = absence.expire(meta, now)
     if acted is not None and in_person and acted != SYSTEM:
         meta = absence.back(meta, acted)
@@ -82,7 +82,7 @@ def schedule(
     moments = [
         clocks.next_moment(record.meta, int(settings["clock"])),
         absence.next_return(record.meta),
-        effects.next_due(record.meta, now),
+        effect_outbox.next_due(record.meta, now),
     ]
     due = min((m for m in moments if m is not None), default=None)
     auto = automatic_deciders(record, game, record.version if version is None else version)
@@ -138,10 +138,10 @@ def _everyone_away(record: TableRecord, now: datetime) -> TableMeta:
     if seats.everyone_away(record):
         if since is not None:
             return meta
-        notice = effects.make(absence.EVERYONE_AWAY, "", now, holder=record.host_id)
-        return effects.add(replace(meta, everyone_away=now), notice)
+        notice = effect_outbox.make(absence.EVERYONE_AWAY, "", now, holder=record.host_id)
+        return effect_outbox.add(replace(meta, everyone_away=now), notice)
     if since is None:
         return meta
     meta = replace(meta, everyone_away=None)
-    unsent = {e.key for e in effects.pending(meta) if e.kind == absence.EVERYONE_AWAY}
-    return effects.without(meta, unsent) if unsent else meta
+    unsent = {e.key for e in effect_outbox.pending(meta) if e.kind == absence.EVERYONE_AWAY}
+    return effect_outbox.without(meta, unsent) if unsent else meta

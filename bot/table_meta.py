@@ -9,7 +9,7 @@ of the stored JSON, like an unset value in Red-DiscordBot's Config):
 - the table's settings and who holds each seat (``settings``, ``holders``, ``names``), see
   ``bot.seats``;
 - time: the decision clock, a prompt's hold, when the table was paused (``clock``, ``hold``,
-  ``paused``), see ``bot.clocks``; the deadline effects due (``effects``), see ``bot.effects``;
+  ``paused``), see ``bot.clocks``; the deadline effects due (``effects``), see ``bot.effect_outbox``;
 - who the AI stands in for and why (``away``, ``missed``, ``everyone_away``, ``stand_in``,
   ``timed_out``, ``quiet``, ``quiet_game``), read through one predicate, ``bot.seats.control``;
 - notes for the turn message and typed moves (``recent``, ``only_choice``, ``bots_asked``,
@@ -143,7 +143,7 @@ def _with_wait(data: dict[str, Any], waiting: bool, checked: datetime | None) ->
 
 @dataclass(frozen=True)
 class Effect:
-    """A deadline effect due (``bot.effects``): its ``kind`` (a reminder, a notice, an AI's
+    """A deadline effect due (``bot.effect_outbox``): its ``kind`` (a reminder, a notice, an AI's
     take-over…), the ``seat`` it concerns, its ``key`` (its name for good), ``since`` (the clock
     or moment it belongs to), whom a notice is for (``holder``), the AI's ``level`` for a
     take-over, and the time it waits for (``not_before``, a person's quiet hours)."""
@@ -244,7 +244,7 @@ class TableMeta:
     paused: datetime | None = None
     """When the host paused the table (None: running)."""
     effects: tuple[Effect, ...] = ()
-    """Deadline effects due, in order (``bot.effects``)."""
+    """Deadline effects due, in order (``bot.effect_outbox``)."""
     away: dict[str, Absence] = field(default_factory=dict)
     """Seat → its person's absence (``bot.absence``)."""
     missed: dict[str, int] = field(default_factory=dict)

@@ -8,7 +8,7 @@ import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from bot import deadlines, effects, seats
+from bot import deadlines, effect_outbox, seats
 from bot.engine.core import SYSTEM, Action, Event, Game, format_text
 from bot.store import PLAYING, AnyStore, StoreConflict, StoreError, TableRecord
 from bot.table import NOT_SAVED, OutOfDate, Table, TableError
@@ -63,8 +63,10 @@ class TableSaver:
         if record.status == PLAYING and game is not None:
             record = self.schedule(record, game, acted, version=record.version + 1, in_person=in_person)
         elif record.status != PLAYING:  # over: nothing is due any more
-            pending = {e.key for e in effects.pending(record.meta)}
-            record = record.evolve(meta=effects.without(record.meta, pending), deadline=None, awaiting=())
+            pending = {e.key for e in effect_outbox.pending(record.meta)}
+            record = record.evolve(
+                meta=effect_outbox.without(record.meta, pending), deadline=None, awaiting=()
+            )
         named = names if names is not None else seats.names(record)
         summary = "\n".join(format_text(e.text, named) for e in events if e.public)
         view = game.view(None) if game is not None and acted is not None else None

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot import absence, clocks, effects, seats
+from bot import absence, clocks, effect_outbox, seats
 from bot.ai import LEVELS, TurnLedger
 from bot.engine.core import SYSTEM, TIMEOUT, Action
 from bot.store import PLAYING
@@ -41,7 +41,7 @@ UNSHOWN = "unshown"
 @dataclass
 class Notice:
     """Something to tell a table that is not an action: a reminder, or a clock that ran out.
-    It is a due effect (see ``bot.effects``): once told, the presenter marks ``key`` done."""
+    It is a due effect (see ``bot.effect_outbox``): once told, the presenter marks ``key`` done."""
 
     table: Table
     kind: str
@@ -128,8 +128,8 @@ class Tender:
             if table is None:
                 return []
             run.waiting_since(table, self.host.now())
-            for effect in effects.due(table.record.meta, self.host.now()):
-                if effect.kind in (*effects.NOTICES, AWAY, UNSHOWN, absence.EVERYONE_AWAY):
+            for effect in effect_outbox.due(table.record.meta, self.host.now()):
+                if effect.kind in (*effect_outbox.NOTICES, AWAY, UNSHOWN, absence.EVERYONE_AWAY):
                     run.results.append(self._notice(table, effect))
             if timeout_version is not None:
                 try:
@@ -140,8 +140,8 @@ class Tender:
                     log.info("table #%s: timeout not applied: %s", table_id, exc)
                 else:
                     await run.played(timed_out)
-            for effect in effects.pending(table.record.meta):
-                if effect.kind == effects.TAKEOVER:
+            for effect in effect_outbox.pending(table.record.meta):
+                if effect.kind == effect_outbox.TAKEOVER:
                     await self._take_over(channel_id, table_id, effect, run)
             await self._play_automatic(channel_id, table_id, run)
         except Exception as exc:
@@ -184,7 +184,9 @@ class Tender:
                 timer = clocks.timer_of(meta, clocks.HOLD if clocks.HOLD in unseen else clocks.OUT)
                 assert timer is not None
                 seat = timer.seat if isinstance(timer, Clock) else ""
-                meta = effects.add(meta, effects.make(UNSHOWN, seat, timer.since, holder=record.host_id))
+                meta = effect_outbox.add(
+                    meta, effect_outbox.make(UNSHOWN, seat, timer.since, holder=record.host_id)
+                )
                 kinds = [k for k in kinds if k not in unseen]
                 log.warning(
                     "table #%s: its turn message is not posted (version %s, shown %s): its clocks wait",
@@ -206,18 +208,20 @@ class Tender:
                 if kind != clocks.OUT and clocks.OUT in kinds:
                     continue  # a reminder that comes together with the end of the clock is moot
                 if kind == clocks.OUT and settings["idle"] == "bot":
-                    effect = effects.make(effects.TAKEOVER, seat, since, level=str(settings["level"]))
+                    effect = effect_outbox.make(
+                        effect_outbox.TAKEOVER, seat, since, level=str(settings["level"])
+                    )
                     # and the AI answers the seat's waits until they are back
                     meta = replace(meta, stand_in=tuple(sorted({*meta.stand_in, seat})))
                     meta, count = absence.missed(meta, seat)
                     if 0 < int(settings["away_after"]) <= count:  # away now: the AI plays on, quietly
                         meta = absence.mark(meta, seat, absence.MISSED)
-                        meta = effects.add(meta, effects.make(AWAY, seat, since, holder=holder))
+                        meta = effect_outbox.add(meta, effect_outbox.make(AWAY, seat, since, holder=holder))
                 else:
                     if kind == clocks.OUT:
                         meta = replace(meta, timed_out=tuple(sorted({*meta.timed_out, seat})))
-                    effect = effects.make(kind, seat, since, holder=holder)
-                meta = effects.add(meta, effect)
+                    effect = effect_outbox.make(kind, seat, since, holder=holder)
+                meta = effect_outbox.add(meta, effect)
             returning = absence.next_return(meta)
             if meta is not record.meta or (returning is not None and returning <= self.host.now()):
                 table = await self.host.mark(table, meta)  # rescheduled: whoever's day came is back
@@ -304,7 +308,7 @@ class Tender:
     async def _take_over(self, channel_id: int, table_id: int, effect: Effect, run: _Run) -> None:
         """An AI plays the rest of the turn of a seat whose clock ran out (idle=bot), one
         versioned action at a time, while the take-over is due (it lapses with the move that
-        ends the seat's turn, see ``bot.effects``); what it plays goes into ``run``."""
+        ends the seat's turn, see ``bot.effect_outbox``); what it plays goes into ``run``."""
         seat, level = effect.seat, effect.level
         first = True
         for _ in range(MAX_AUTOMATIC_STEPS):
@@ -314,7 +318,7 @@ class Tender:
             if table is None or table.record.id != table_id or table.game is None:
                 break
             prompt = table.game.prompt()
-            due = effects.takeover_of(table.record.meta, seat) is not None
+            due = effect_outbox.takeover_of(table.record.meta, seat) is not None
             if not due or prompt is None or prompt.player != seat:
                 break
             action = await self._choose(run, table, seat, level)

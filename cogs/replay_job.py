@@ -21,7 +21,7 @@ from bot.engine.core import Game, Result, format_text
 from bot.engine.registry import GameRegistry, discover
 from bot.store import TableRecord
 from bot.thinking import _exit_with_parent
-from render.replay import BUDGET, Animation, Frame, animate
+from render.animation import BUDGET, Animation, Frame, animate
 
 log = logging.getLogger(__name__)
 

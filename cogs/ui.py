@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cogs.help_button import HelpAnswers
-from cogs.lobby import LobbyUI
-from cogs.play import Play
+from cogs.lobby_message import LobbyUI
+from cogs.play_ui import PlayUI
 from cogs.private import PrivateInfo
 from cogs.seating import SeatsUI
 from cogs.turns import TurnMessages
@@ -23,7 +23,7 @@ class TableUI:
         """Lobby messages and buttons, start, abandon."""
         self.turns = TurnMessages(bot)
         """Turn messages: building, posting, editing, outcomes."""
-        self.play = Play(bot)
+        self.play = PlayUI(bot)
         """Pickers and applying actions."""
         self.private = PrivateInfo(bot)
         """DMs and /game hand."""

@@ -20,7 +20,7 @@ from bot.store import SqliteStore
 from bot.tables import TableHost
 from cogs.archive import ranking_text
 from cogs.replay_job import ReplayJob, caption_text, draw, frames_of, ranking_lines
-from render.replay import WIDTHS, chosen_frames
+from render.animation import WIDTHS, chosen_frames
 from tests.archive_games import SHORT_ARGO, SHORT_ARGOAT, SHORT_ARGOAT_OPTIONS, play
 from tests.hostplay import Clock
 

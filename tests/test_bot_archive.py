@@ -9,7 +9,7 @@ import random
 from PIL import Image
 
 from cogs import replay_job
-from render.replay import Animation
+from render.animation import Animation
 from tests.archive_games import SHORT_ARGO, SKIP, play
 from tests.test_bot_argoat_kit import forest_leaks, held_items, item_leaks
 from tests.test_bot_lobby import labels

@@ -14,7 +14,7 @@ from PIL import Image
 from bot.archive import ledger
 from bot.store.forgetting import FORMER
 from cogs import replay_job
-from render.replay import Animation
+from render.animation import Animation
 from tests.test_bot_archive import finish_argo_through_discord
 from tests.test_bot_async import (
     advance,

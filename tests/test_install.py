@@ -66,7 +66,7 @@ def test_the_bot_runs_on_sqlite_without_asyncpg_and_names_the_extra_for_postgres
     code = """
 import asyncio, sys
 sys.modules["asyncpg"] = None  # as if the postgres extra were not installed
-import bot.__main__, bot.running, bot.archive.rebuild, bot.app, cogs.game
+import bot.__main__, bot.running, bot.archive.rebuild, bot.app, cogs.game_commands
 from bot.store import StoreError, open_store
 
 async def main():

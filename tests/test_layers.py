@@ -114,7 +114,7 @@ def test_the_checks_see_every_module():
         ("from PIL import Image\n", "bot/ai/fake.py", "bot/ai"),
         ("from .. import cogs\n", "render/fake.py", "render"),
         ("from bot.engine.argo import ArgoGame\n", "render/fake.py", "render"),
-        ("from cogs.game import GameCog\n", "bot/fake.py", "bot"),
+        ("from cogs.game_commands import GameCog\n", "bot/fake.py", "bot"),
     ],
 )
 def test_each_contract_refuses_a_forbidden_import(tmp_path, source, module, folder):

@@ -1,4 +1,4 @@
-"""``/game forget-me``: what it does, asked to confirm, then done and reported (see bot.privacy)."""
+"""``/game forget-me``: what it does, asked to confirm, then done and reported (see bot.forget_person)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot import privacy
+from bot import forget_person
 from bot.store import LOBBY
 from cogs.replies import acknowledge, reply, trim
 
@@ -33,7 +33,7 @@ async def forget_me(bot: TableBot, interaction: discord.Interaction, confirm: bo
         await reply(interaction, EXPLAINED)
         return
     await acknowledge(interaction, ephemeral=True, thinking=True)
-    done = await privacy.forget(bot.host, str(interaction.user.id))
+    done = await forget_person.forget(bot.host, str(interaction.user.id))
     for outcome in done.handed:
         await bot.ui.turns.show_outcome(outcome)
         bot.scheduler.kick(outcome.table)

@@ -16,7 +16,7 @@ from bot.engine.core import Game, IllegalAction, format_text, help_matches, pars
 from bot.store import LOBBY, PLAYING
 from bot.tables import Table, TableError
 from cogs import components as comp
-from cogs import cooldowns, privacy
+from cogs import cooldowns, forget_me
 from cogs.picker import ActionTree
 from cogs.replies import acknowledge, choices_or_nothing, reply, send_public
 from cogs.seatnames import seat_choice
@@ -506,7 +506,7 @@ class GameCog(commands.Cog):
     @app_commands.describe(confirm="True to do it (without: what it does)")
     async def forget_me(self, interaction: discord.Interaction, confirm: bool = False) -> None:
         async with self.bot.working():
-            await privacy.forget_me(self.bot, interaction, confirm)
+            await forget_me.forget_me(self.bot, interaction, confirm)
 
     @game.command(name="hand", description="Your private information in this channel's game")
     async def hand(self, interaction: discord.Interaction) -> None:

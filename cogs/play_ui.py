@@ -30,7 +30,7 @@ class Refusal:
     stale: bool = False
 
 
-class Play:
+class PlayUI:
     """Turns clicks, selections and typed moves into table actions and shows the result."""
 
     def __init__(self, bot: TableBot) -> None:
