@@ -62,6 +62,13 @@ class Table:
             self._view = self.game.view(None)
         return self._view
 
+    @property
+    def live(self) -> Game:
+        """The game of a table that has started (playing or over); a lobby has none."""
+        if self.game is None:
+            raise LookupError(f"table #{self.record.id} has not started: it has no game")
+        return self.game
+
     def names(self) -> dict[str, str]:
         """How messages name each seat (a mention, or "Bot 2 (hard)")."""
         return seats.names(self.record)

@@ -131,7 +131,7 @@ class ArchiveButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> ArchiveButton:
         return cls(match["action"], table_number(match["table"]))
 
@@ -170,7 +170,7 @@ class StepButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> StepButton:
         return cls(
             table_number(match["table"]),
@@ -207,7 +207,7 @@ class StepSelect(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> StepSelect:
         return cls(table_number(match["table"]), table_number(match["upto"]))
 
@@ -236,7 +236,7 @@ class HistoryButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str]
     ) -> HistoryButton:
         return cls(table_number(match["member"]), table_number(match["page"]), match["kind"])
 

@@ -163,13 +163,15 @@ class GameCog(commands.Cog):
             if in_thread is None:  # bad options: opening the table says what is wrong
                 in_thread = False
             channel = interaction.channel
+            channel_id = interaction.channel_id
+            thread: discord.Thread | None = None
             if in_thread:
                 if isinstance(channel, discord.Thread) or not isinstance(channel, discord.TextChannel):
                     await reply(interaction, "thread=on works in a text channel (not inside a thread).")
                     return
                 await acknowledge(interaction, thinking=True)
                 try:
-                    channel = await channel.create_thread(
+                    thread = await channel.create_thread(
                         name=f"{game} table by {interaction.user.display_name}"[:100],
                         type=discord.ChannelType.public_thread,
                         auto_archive_duration=10080,  # 7 days: games last days, not hours
@@ -179,10 +181,14 @@ class GameCog(commands.Cog):
                         interaction, f"I could not open a thread here ({exc.status}): check my permissions."
                     )
                     return
+                channel_id = thread.id
+            if channel_id is None:  # a guild interaction always has its channel
+                await reply(interaction, NOT_IN_GUILD)
+                return
             try:
                 table = await self.host.open_table(
                     guild_id=interaction.guild_id,
-                    channel_id=channel.id,
+                    channel_id=channel_id,
                     game_name=game,
                     host_id=str(interaction.user.id),
                     options_text=options,
@@ -192,9 +198,9 @@ class GameCog(commands.Cog):
                 await reply(interaction, str(exc))
                 return
             payload = self.bot.ui.lobby.payload(table)
-            if in_thread:
-                message = await channel.send(**payload)
-                await interaction.followup.send(f"The table is open in {channel.mention}.")
+            if thread is not None:
+                message = await thread.send(**payload)
+                await interaction.followup.send(f"The table is open in {thread.mention}.")
             else:
                 message = await send_public(interaction, **payload)
             await self.host.set_message(table, message.id)

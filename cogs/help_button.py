@@ -89,7 +89,7 @@ class HelpAnswers:
         table = await turns.drawn_table(interaction, table_id, version)
         if table is None:
             return
-        game = table.game
+        game = table.live
         prompt = game.prompt()
         if prompt is None:
             await reply(interaction, "The game is over.")

@@ -115,7 +115,7 @@ class PlayUI:
     def private_picker(self, table: Table, seat: str, step: Step, page: int = 0) -> dict[str, Any]:
         """The ephemeral picker shown to one player, ``seat`` (out-of-turn or private choices)."""
         assert table.game is not None
-        prompt = table.game.prompt()
+        prompt = table.live.prompt()
         text = format_text(prompt.text, table.names()) if prompt else ""
         words = labels.words_for(table.game, seat, labels.colour_names(table.public_view()))
         chosen = f"\n{labels.choosing(words, step.tokens)}" if step.tokens else ""
@@ -131,7 +131,7 @@ class PlayUI:
         game = table.game
         seat = table.seat_of(user)
         prompt = game.prompt() if game is not None and game.result() is None else None
-        if prompt is None or seat is None or prompt.player != seat or not prompt.private:
+        if game is None or prompt is None or seat is None or prompt.player != seat or not prompt.private:
             return None
         if split_choices(prompt, seat):
             return None  # the public choices are on the turn message
@@ -146,14 +146,14 @@ class PlayUI:
         if table is None:
             return
         seat = table.seat_of(str(interaction.user.id))
-        prompt = table.game.prompt()
+        prompt = table.live.prompt()
         if seat is None or prompt is None or seat not in (prompt.others if out_of_turn else (prompt.player,)):
             if prompt is not None and seat is not None and seat == prompt.player:
                 await reply(interaction, "That button is for the other players; your choices are above.")
             else:
                 await reply(interaction, "It is not your decision right now.")
             return
-        step = root_step(table.game, seat, private=True)
+        step = root_step(table.live, seat, private=True)
         if step is None:
             if split_choices(prompt, seat):
                 label = prompt.secret_label or "Show my choices"

@@ -111,8 +111,9 @@ class TurnMessages:
     def _prompt_line(self, table: Table, prompt: Prompt) -> str:
         names = table.names()
         text = format_text(prompt.text, names)
-        named = prompt.player is None or player_ref(prompt.player) in prompt.text
-        line = f"▶ {text}" if named else f"▶ {names.get(prompt.player, prompt.player)}: {text}"
+        decider = prompt.player
+        named = decider is None or player_ref(decider) in prompt.text
+        line = f"▶ {text}" if decider is None or named else f"▶ {names.get(decider, decider)}: {text}"
         if prompt.private and prompt.player is not None and split_choices(prompt, prompt.player):
             line += f" (**{prompt.secret_label or 'Show my choices'}**: shown to you alone)"
         elif prompt.private:
@@ -204,7 +205,7 @@ class TurnMessages:
             parts += self._away_lines(table)
             if step is None and prompt.player is not None:
                 step = root_step(game, prompt.player)
-            words = labels.raw_words
+            words: labels.Words = labels.raw_words
             if prompt.player is not None and (
                 not prompt.private or split_choices(prompt, prompt.player)
             ):  # the public part of a split prompt is in words too
@@ -270,7 +271,7 @@ class TurnMessages:
         pings = self._pings(table)
         game = table.game
         prompt = game.prompt() if game is not None else None
-        if prompt is None or prompt.player is not None or not pings:
+        if game is None or prompt is None or prompt.player is not None or not pings:
             return pings
         turn = game.turn_marker()[0]
         if table.record.meta.wait_pinged == turn:
