@@ -11,6 +11,7 @@ import logging
 import pytest
 
 import render
+from tests.pebbles import Pebbles
 from tests.test_bot_async import (
     HOUR,
     advance,
@@ -97,6 +98,13 @@ async def test_a_failing_renderer_is_logged_once_with_its_traceback_and_takes_no
     monkeypatch.undo()  # the renderer works again
     await until_shown(w)
     assert f"▶ {w.bob.mention}" in w.channel.last_message.content
+    # Pebbles' `peek` keeps the turn and changes nothing: the AI's 0.05 s searches for bob could
+    # pick it hundreds of times in a row (a stall this test game allows and Argo and Argoat, whose
+    # turns are bounded, do not), past SimCord's settle timeout. The AI takes pebbles here.
+    legal = Pebbles.legal_actions
+    monkeypatch.setattr(
+        Pebbles, "legal_actions", lambda game, seat: [a for a in legal(game, seat) if a["type"] != "peek"]
+    )
     await advance(w.env, 2 * HOUR, step=1200)
     assert await pile(w) < 9  # bob's clock ran from when he was told
 
