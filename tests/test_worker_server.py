@@ -19,16 +19,9 @@ from bot.engine.argo import GAME
 from cogs.pipe_workers import PipeWorkers
 from render import memo
 from tests import worker_probe
+from tests.test_board_workers import alive
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def parent_of(pid: int) -> int:
